@@ -1,0 +1,143 @@
+/**
+ * Builds the whole server as one Fastify instance: infrastructure first (database, broker, providers),
+ * then the global hooks (errors, X-EMM check, sessions), then the feature routes, then the console.
+ * server.ts is the only place that listens; tests call buildApp and use inject().
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import Fastify from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import fastifyStatic from '@fastify/static';
+import websocket from '@fastify/websocket';
+import { createWebSocketStream } from 'ws';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { CACHE_SECONDS } from '@kisht/domain/constants';
+import { EMM_AUTH_HEADER } from '@kisht/domain/emm-auth';
+import type { Config } from './config.ts';
+import { openDatabase, type Database } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+import { startBroker, type Broker } from './broker/broker.ts';
+import type { SmsProvider } from './providers/sms/sms-provider.ts';
+import { DevOutboxSmsProvider } from './providers/sms/dev-outbox.ts';
+import { WebhookSmsProvider } from './providers/sms/webhook.ts';
+import { registerErrorHandling } from './plugins/error-handler.ts';
+import security from './plugins/security.ts';
+import { createAccessGuard } from './plugins/access.ts';
+import { createUsersRepository, createSignupRepository } from './modules/users/users.repository.ts';
+import { createOtpRepository } from './modules/auth/otp.repository.ts';
+import { createSessionsRepository } from './modules/sessions/sessions.repository.ts';
+import { createOrgRepository } from './modules/config/org.repository.ts';
+import { createAuthService } from './modules/auth/auth.service.ts';
+import { deriveKey } from './modules/auth/secrets.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { sessionsRoutes } from './modules/sessions/sessions.routes.ts';
+import { configRoutes } from './modules/config/config.routes.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { devRoutes } from './modules/dev/dev.routes.ts';
+import { localesRoutes } from './modules/locales/locales.routes.ts';
+
+export const VERSION = '0.1.0';
+
+export interface AppDeps {
+  /** An already open database (tests share one per file); otherwise opened from config. */
+  db?: Database;
+  broker?: Broker;
+  sms?: SmsProvider;
+  /** The secret keys derive from; server.ts supplies a persisted one in development. */
+  secret: string;
+}
+
+export async function buildApp(config: Config, deps: AppDeps) {
+  const db = deps.db ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+  await migrate(db);
+  const broker =
+    deps.broker ??
+    (await startBroker({
+      url: config.MQTT_URL, username: config.MQTT_USERNAME, password: config.MQTT_PASSWORD,
+      port: config.MQTT_PORT, host: config.MQTT_HOST, secret: deps.secret,
+      clientId: `kisht-api-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
+    }));
+  const outbox = config.SMS_PROVIDER === 'dev-outbox' ? new DevOutboxSmsProvider(db) : null;
+  const sms: SmsProvider = deps.sms ?? outbox ?? new WebhookSmsProvider(config.SMS_WEBHOOK_URL!, config.SMS_WEBHOOK_TOKEN);
+
+  const app = Fastify({
+    logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL, redact: ['req.headers.authorization', `req.headers["${EMM_AUTH_HEADER}"]`] },
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const users = createUsersRepository(db);
+  const signups = createSignupRepository(db);
+  const otps = createOtpRepository(db);
+  const sessions = createSessionsRepository(db);
+  const orgs = createOrgRepository(db);
+  const tokenKey = deriveKey(deps.secret, 'access-token');
+  const appOrg = await orgs.findById(config.APP_ORG_ID);
+  if (!appOrg) throw new Error(`APP_ORG_ID ${config.APP_ORG_ID} is not an organisation in the database`);
+  const auth = createAuthService({
+    db, users, otps, sessions, sms, limits: config.limits,
+    otpKey: deriveKey(deps.secret, 'otp'), tokenKey, sessionTtlDays: config.SESSION_TTL_DAYS, appName: appOrg.name,
+  });
+  const requireAccess = createAccessGuard(users);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Kisht API', version: VERSION, description: 'Device financing: retailer console API. Every response is `{ success, message, data }` or `{ success: false, code, message }`; HTTP 511 means the session is invalid.' },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          emm: { type: 'apiKey', in: 'header', name: 'X-EMM-Auth-Session', description: 'iv:ciphertext (hex) of the timestamp, AES-CBC, key from the path and organisation; anti-replay, not a secret' },
+        },
+      },
+      security: [{ emm: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+  app.get('/api/openapi.json', { config: { public: true, skipEmm: true }, schema: { hide: true } }, async () => app.swagger());
+
+  registerErrorHandling(app, { consoleIndex: path.join(config.CONSOLE_DIST, 'index.html') });
+  await app.register(security, {
+    db, sessions, tokenKey, emm: config.EMM_AUTH, appOrgId: config.APP_ORG_ID,
+    emmWindowMs: config.limits.emmWindowMs, sessionTouchSeconds: config.limits.sessionTouchSeconds,
+  });
+
+  if (broker.handleWebSocket) {
+    await app.register(websocket);
+    const handle = broker.handleWebSocket;
+    app.get('/mqtt', { websocket: true, config: { public: true, skipEmm: true }, schema: { hide: true } }, (socket, request) => {
+      handle(createWebSocketStream(socket), request.raw);
+    });
+  }
+
+  await app.register(healthRoutes, { db, broker, version: VERSION });
+  await app.register(authRoutes, { auth, signups, appOrgId: config.APP_ORG_ID });
+  await app.register(sessionsRoutes, { sessions });
+  await app.register(configRoutes, { orgs, users, appOrgId: config.APP_ORG_ID });
+  await app.register(localesRoutes, { cacheSeconds: CACHE_SECONDS.query });
+  if (outbox) await app.register(devRoutes, { outbox });
+
+  if (existsSync(config.CONSOLE_DIST)) {
+    await app.register(fastifyStatic, {
+      root: config.CONSOLE_DIST,
+      wildcard: false,
+      index: false,
+      setHeaders(res, filePath) {
+        const name = path.basename(filePath);
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
+        else if (name === 'sw.js' || name.endsWith('.html') || name.endsWith('.webmanifest')) res.header('cache-control', 'no-cache');
+      },
+    });
+  }
+
+  async function close() {
+    await app.close();
+    await broker.close();
+    if (!deps.db) await db.close();
+  }
+
+  return { app, db, broker, close, services: { auth, users, signups, sessions, orgs, requireAccess } };
+}
+export type BuiltApp = Awaited<ReturnType<typeof buildApp>>;

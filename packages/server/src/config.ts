@@ -1,0 +1,101 @@
+/** Configuration, parsed once at boot from the environment. A bad variable stops the process with the full list. */
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { z } from 'zod';
+
+export const REPO_ROOT = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+
+const flag = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1');
+
+const schema = z
+  .object({
+    APP_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    PUBLIC_URL: z.url().optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    TRUST_PROXY: flag.default(false),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+    DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, '.data', 'pglite')),
+    MQTT_URL: z
+      .string()
+      .regex(/^(mqtts?|wss?):\/\//, 'must be an mqtt://, mqtts://, ws:// or wss:// URL')
+      .optional(),
+    MQTT_USERNAME: z.string().optional(),
+    MQTT_PASSWORD: z.string().optional(),
+    MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1884),
+    MQTT_HOST: z.string().min(1).default('0.0.0.0'),
+    APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    APP_ORG_ID: z.coerce.number().int().positive().default(23),
+    SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+    EMM_AUTH: z.enum(['enforce', 'off']).default('enforce'),
+    SMS_PROVIDER: z.enum(['dev-outbox', 'webhook']).default('dev-outbox'),
+    SMS_WEBHOOK_URL: z.url().optional(),
+    SMS_WEBHOOK_TOKEN: z.string().optional(),
+    SEED_DEMO: flag.optional(),
+    CONSOLE_DIST: z.string().default(path.join(REPO_ROOT, 'packages', 'console', 'dist')),
+  })
+  .superRefine((env, ctx) => {
+    if (env.APP_ENV === 'production') {
+      if (!env.APP_SECRET) ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'is required in production' });
+      if (env.SMS_PROVIDER === 'dev-outbox')
+        ctx.addIssue({ code: 'custom', path: ['SMS_PROVIDER'], message: 'dev-outbox is not allowed in production' });
+      if (env.EMM_AUTH === 'off') ctx.addIssue({ code: 'custom', path: ['EMM_AUTH'], message: 'cannot be off in production' });
+    }
+    if (env.SMS_PROVIDER === 'webhook' && !env.SMS_WEBHOOK_URL)
+      ctx.addIssue({ code: 'custom', path: ['SMS_WEBHOOK_URL'], message: 'is required when SMS_PROVIDER=webhook' });
+  });
+
+export type Env = z.infer<typeof schema>;
+
+/** Limits of the sign-in flows; tests may tighten or loosen them through buildApp. */
+export interface Limits {
+  otpTtlSeconds: number;
+  otpMaxAttempts: number;
+  otpResendAfterSeconds: number;
+  otpMaxResends: number;
+  otpSendsPerMobilePerHour: number;
+  otpSendsPerIpPerHour: number;
+  mpinMaxAttempts: number;
+  emmWindowMs: number;
+  sessionTouchSeconds: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  otpTtlSeconds: 600,
+  otpMaxAttempts: 5,
+  otpResendAfterSeconds: 30,
+  otpMaxResends: 3,
+  otpSendsPerMobilePerHour: 6,
+  otpSendsPerIpPerHour: 30,
+  mpinMaxAttempts: 5,
+  emmWindowMs: 60_000,
+  sessionTouchSeconds: 60,
+};
+
+export interface Config extends Env {
+  seedDemo: boolean;
+  limits: Limits;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Reads the environment; throws ConfigError listing every wrong variable. Empty strings count as unset. */
+export function loadConfig(source: Record<string, string | undefined> = process.env, limits: Partial<Limits> = {}): Config {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
+  }
+  const env = parsed.data;
+  return { ...env, seedDemo: env.SEED_DEMO ?? env.APP_ENV === 'development', limits: { ...DEFAULT_LIMITS, ...limits } };
+}

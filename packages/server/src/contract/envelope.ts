@@ -1,0 +1,51 @@
+/** The response envelope every API route answers with, and the stable error codes. */
+import { Type, type Static, type TSchema } from 'typebox';
+
+export const ERROR_CODES = [
+  'VALIDATION_FAILED',
+  'INVALID_MOBILE',
+  'OTP_INVALID',
+  'OTP_EXPIRED',
+  'OTP_ATTEMPTS_EXCEEDED',
+  'OTP_RESEND_TOO_SOON',
+  'OTP_RESEND_LIMIT',
+  'RATE_LIMITED',
+  'SESSION_INVALID',
+  'MPIN_NOT_SET',
+  'MPIN_ALREADY_SET',
+  'MPIN_INVALID',
+  'MPIN_LOCKED',
+  'MPIN_WEAK',
+  'EMM_AUTH_MISSING',
+  'EMM_AUTH_INVALID',
+  'EMM_AUTH_REPLAYED',
+  'ACCESS_DENIED',
+  'NOT_FOUND',
+  'ROUTE_NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'PAYLOAD_TOO_LARGE',
+  'SIGNUP_ALREADY_REQUESTED',
+  'INTERNAL',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const ErrorReply = Type.Object(
+  {
+    success: Type.Literal(false),
+    code: Type.Unsafe<ErrorCode>({ type: 'string', enum: [...ERROR_CODES] }),
+    message: Type.String(),
+    details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+    retry_after_seconds: Type.Optional(Type.Integer()),
+    attempts_left: Type.Optional(Type.Integer()),
+  },
+  { $id: 'ErrorReply' },
+);
+export type ErrorReply = Static<typeof ErrorReply>;
+
+/** `{ success: true, message, data }`: the console toasts `message` and reads `data`. */
+export function Ok<T extends TSchema>(data: T) {
+  return Type.Object({ success: Type.Literal(true), message: Type.String(), data });
+}
+export type OkReply<T> = { success: true; message: string; data: T };
+
+export const Empty = Type.Object({});

@@ -1,0 +1,42 @@
+/** Runs the numbered SQL files in db/migrations once each, in order, each in its own transaction. */
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Database } from './database.ts';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+// A fixed key so two API nodes starting together do not both migrate.
+const MIGRATION_LOCK = 4_242_001;
+
+export async function listMigrations(): Promise<string[]> {
+  return (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{3}_[a-z0-9_]+\.sql$/.test(f)).sort();
+}
+
+export async function migrate(db: Database): Promise<string[]> {
+  const applied: string[] = [];
+  await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+  for (const name of await listMigrations()) {
+    const sql = await readFile(MIGRATIONS_DIR + name, 'utf8');
+    const ran = await db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      const done = await tx.query('SELECT 1 FROM schema_migrations WHERE name = $1', [name]);
+      if (done.rowCount > 0) return false;
+      // Statements run one by one: parameterless multi-statement strings are fine for both drivers.
+      for (const statement of splitStatements(sql)) await tx.query(statement);
+      await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [name]);
+      return true;
+    });
+    if (ran) applied.push(name);
+  }
+  return applied;
+}
+
+/** Splits a migration on semicolons at line ends, after removing comment lines. Migrations avoid function bodies. */
+export function splitStatements(sql: string): string[] {
+  return sql
+    .split('\n')
+    .filter((line) => !line.trim().startsWith('--'))
+    .join('\n')
+    .split(/;\s*(?:\n|$)/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}

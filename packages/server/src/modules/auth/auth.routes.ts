@@ -1,0 +1,96 @@
+/** /api/auth/*: sign-in with OTP, MPIN, resend, forgot and reset, customer OTPs, logout; /api/user/signup_request. */
+import { Type } from 'typebox';
+import type { App } from '../../shared/types.ts';
+import { Empty, ErrorReply, Ok } from '../../contract/envelope.ts';
+import {
+  ForgotPasswordBody, LoginWithOtpBody, MpinBody, OtpRequested, ResendOtpBody, ResetPasswordBody,
+  SendOtpToUserBody, SignedIn, SignupRequestBody, UserProfile, VerifyOtpBody,
+} from '../../contract/auth.ts';
+import { ok } from '../../shared/reply.ts';
+import { clientDetailsOf } from '../../shared/client-details.ts';
+import { authOf } from '../../plugins/route-config.ts';
+import { AppError } from '../../errors.ts';
+import type { AuthService } from './auth.service.ts';
+import type { SignupRepository } from '../users/users.repository.ts';
+
+const errors = { 400: ErrorReply, 401: ErrorReply, 409: ErrorReply, 429: ErrorReply, 511: ErrorReply };
+const tags = ['auth'];
+
+export async function authRoutes(app: App, opts: { auth: AuthService; signups: SignupRepository; appOrgId: number }) {
+  const { auth } = opts;
+  const publicRoute = { public: true };
+
+  app.post('/api/auth/loginWithOtp', {
+    config: publicRoute,
+    schema: { tags, summary: 'Send a sign-in OTP to a mobile number', body: LoginWithOtpBody, response: { 200: Ok(OtpRequested), ...errors } },
+  }, async (request) => ok(request, await auth.requestLoginOtp(request.body.mobile, request.ip), 'OTP_SENT'));
+
+  app.post('/api/auth/verifyOtpAuth', {
+    config: publicRoute,
+    schema: { tags, summary: 'Check a sign-in OTP and open a session', body: VerifyOtpBody, response: { 200: Ok(SignedIn), ...errors } },
+  }, async (request) => ok(request, await auth.verifyLogin(request.body.request_id, request.body.otp, clientDetailsOf(request)), 'SIGNED_IN'));
+
+  app.post('/api/auth/resend-otp', {
+    config: publicRoute,
+    schema: { tags, summary: 'Send a new code for an OTP request (throttled)', body: ResendOtpBody, response: { 200: Ok(OtpRequested), ...errors } },
+  }, async (request) => ok(request, await auth.resend(request.body.request_id, request.ip), 'OTP_SENT'));
+
+  app.post('/api/auth/forgot-password', {
+    config: publicRoute,
+    schema: { tags, summary: 'Send a FORGOT_PASSWORD OTP to reset the MPIN', body: ForgotPasswordBody, response: { 200: Ok(OtpRequested), ...errors } },
+  }, async (request) => ok(request, await auth.requestForgotOtp(request.body.mobile, request.ip), 'OTP_SENT'));
+
+  app.post('/api/auth/reset-password', {
+    config: publicRoute,
+    schema: { tags, summary: 'Set a new MPIN with a FORGOT_PASSWORD OTP', body: ResetPasswordBody, response: { 200: Ok(Empty), ...errors } },
+  }, async (request) => {
+    await auth.resetMpin(request.body.request_id, request.body.otp, request.body.mpin);
+    return ok(request, {}, 'MPIN_RESET');
+  });
+
+  app.post('/api/auth/send-otp-to-user', {
+    schema: { tags, summary: "Send an UNINSTALL or BYPASS_CODE OTP to a customer's phone", security: [{ bearer: [] }], body: SendOtpToUserBody, response: { 200: Ok(OtpRequested), ...errors } },
+  }, async (request) => {
+    const caller = authOf(request);
+    return ok(request, await auth.requestCustomerOtp(request.body.purpose, request.body.mobile, request.ip, caller.userId), 'OTP_SENT');
+  });
+
+  app.post('/api/auth/set-mpin', {
+    schema: { tags, summary: 'Set the MPIN after the first OTP sign-in', security: [{ bearer: [] }], body: MpinBody, response: { 200: Ok(Empty), ...errors } },
+  }, async (request) => {
+    await auth.setMpin(authOf(request).userId, request.body.mpin);
+    return ok(request, {}, 'MPIN_SET');
+  });
+
+  app.post('/api/auth/verify-mpin', {
+    schema: { tags, summary: 'Check the MPIN (quick re-entry); five wrong tries end every session', security: [{ bearer: [] }], body: MpinBody, response: { 200: Ok(Empty), ...errors } },
+  }, async (request) => {
+    await auth.verifyMpin(authOf(request).userId, request.body.mpin);
+    return ok(request, {}, 'MPIN_VERIFIED');
+  });
+
+  app.post('/api/auth/logout', {
+    schema: { tags, summary: 'End the current session', security: [{ bearer: [] }], response: { 200: Ok(Empty), ...errors } },
+  }, async (request) => {
+    const caller = authOf(request);
+    await auth.logout(caller.userId, caller.sessionId);
+    return ok(request, {}, 'LOGGED_OUT');
+  });
+
+  app.get('/api/user/get-details', {
+    schema: { tags: ['user'], summary: "The signed-in retailer's profile", security: [{ bearer: [] }], response: { 200: Ok(UserProfile), ...errors } },
+  }, async (request) => ok(request, await auth.profile(authOf(request).userId)));
+
+  app.post('/api/user/signup_request', {
+    config: publicRoute,
+    schema: { tags: ['user'], summary: 'Ask for a retailer account; an operator approves it', body: SignupRequestBody, response: { 200: Ok(Type.Object({})), ...errors } },
+  }, async (request) => {
+    const body = request.body;
+    const created = await opts.signups.insert({
+      org_id: opts.appOrgId, first_name: body.first_name.trim(), last_name: body.last_name.trim(), mobile: body.mobile,
+      shop_name: body.shop_name.trim(), city: body.city.trim(), email: body.email ?? null, ip: request.ip,
+    });
+    if (!created) throw new AppError('SIGNUP_ALREADY_REQUESTED');
+    return ok(request, {}, 'SIGNUP_REQUESTED');
+  });
+}

@@ -1,0 +1,224 @@
+/**
+ * Sign-in rules: OTP requests and checks (LOGIN, FORGOT_PASSWORD, UNINSTALL, BYPASS_CODE), MPIN, sessions.
+ * An OTP is six digits, lives ten minutes, works once, belongs to one request and one purpose, and dies
+ * after five wrong tries (resends do not reset that count). Known and unknown numbers get the same answer.
+ */
+import { randomUUID } from 'node:crypto';
+import type { OtpPurpose } from '@kisht/domain/constants';
+import type { Database } from '../../db/database.ts';
+import type { Limits } from '../../config.ts';
+import { AppError } from '../../errors.ts';
+import type { SmsProvider } from '../../providers/sms/sms-provider.ts';
+import type { OtpRepository, OtpRow } from './otp.repository.ts';
+import type { UsersRepository, UserRow } from '../users/users.repository.ts';
+import type { ClientDetails, SessionsRepository } from '../sessions/sessions.repository.ts';
+import { checkMpin, generateOtp, hashMpin, hashOtp, isWeakMpin, sameHash, signAccessToken } from './secrets.ts';
+import type { OtpRequested, SignedIn, UserProfile } from '../../contract/auth.ts';
+
+export interface AuthServiceDeps {
+  db: Database;
+  users: UsersRepository;
+  otps: OtpRepository;
+  sessions: SessionsRepository;
+  sms: SmsProvider;
+  limits: Limits;
+  otpKey: Buffer;
+  tokenKey: Buffer;
+  sessionTtlDays: number;
+  appName: string;
+}
+
+const SMS_TEXT: Record<OtpPurpose, (code: string, app: string) => string> = {
+  LOGIN: (code, app) => `${code} is your ${app} sign-in OTP. It is valid for 10 minutes. Do not share it with anyone.`,
+  FORGOT_PASSWORD: (code, app) => `${code} is your ${app} OTP to reset your MPIN. Valid for 10 minutes. Do not share it.`,
+  UNINSTALL: (code, app) => `${code} is the OTP to remove the ${app} app from your phone. Share it only with your retailer, in person.`,
+  BYPASS_CODE: (code, app) => `${code} is the OTP for a ${app} device bypass code. Share it only with your retailer.`,
+};
+
+export function toProfile(user: UserRow): UserProfile {
+  return {
+    id: user.id,
+    account_id: user.account_id ?? user.id,
+    org_id: user.org_id,
+    user_type: user.user_type,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    mobile: user.mobile,
+    email: user.email,
+    shop_name: user.shop_name,
+    birthday: user.birthday,
+    mpin_set: user.mpin_hash !== null,
+  };
+}
+
+type CheckOutcome = { ok: true; row: OtpRow } | { ok: false; error: AppError };
+
+export function createAuthService(deps: AuthServiceDeps) {
+  const { db, users, otps, sessions, sms, limits } = deps;
+
+  const requested = (id: string): OtpRequested => ({
+    request_id: id,
+    expires_in_seconds: limits.otpTtlSeconds,
+    resend_after_seconds: limits.otpResendAfterSeconds,
+  });
+
+  async function enforceSendLimits(mobile: string, ip: string | null) {
+    const recent = await otps.recentSends(mobile, ip);
+    const overMobile = recent.by_mobile >= limits.otpSendsPerMobilePerHour;
+    const overIp = ip !== null && recent.by_ip >= limits.otpSendsPerIpPerHour;
+    if (overMobile || overIp) {
+      const oldest = (overMobile ? recent.oldest_mobile : recent.oldest_ip) ?? new Date();
+      const retry = Math.max(1, Math.ceil((oldest.getTime() + 3_600_000 - Date.now()) / 1000));
+      throw new AppError('RATE_LIMITED', { retry_after_seconds: retry });
+    }
+  }
+
+  /**
+   * Creates an OTP request. `recipient` is the account the code belongs to; for an unknown number it is
+   * null and no message goes out, but the request, its limits and the answer look exactly the same.
+   */
+  async function issue(purpose: OtpPurpose, mobile: string, recipient: UserRow | null, ip: string | null, requestedBy: number | null) {
+    await enforceSendLimits(mobile, ip);
+    const id = randomUUID();
+    const code = generateOtp();
+    await db.transaction(async (tx) => {
+      await otps.create({ id, purpose, mobile, user_id: recipient?.id ?? null, requested_by: requestedBy, code_hash: hashOtp(deps.otpKey, id, code), ip, ttlSeconds: limits.otpTtlSeconds }, tx);
+      await otps.recordSend(id, mobile, ip, tx);
+    });
+    if (recipient || purpose === 'UNINSTALL' || purpose === 'BYPASS_CODE') {
+      await sms.send({ to: mobile, body: SMS_TEXT[purpose](code, deps.appName), purpose });
+    }
+    return requested(id);
+  }
+
+  /** Checks a code. Wrong tries are committed before the error is raised, so rolling back cannot undo them. */
+  async function check(requestId: string, code: string, purpose: OtpPurpose, requestedBy: number | null): Promise<OtpRow> {
+    const outcome = await db.transaction(async (tx): Promise<CheckOutcome> => {
+      const row = await otps.findForUpdate(requestId, tx);
+      if (!row || row.purpose !== purpose || (requestedBy !== null && row.requested_by !== requestedBy)) {
+        return { ok: false, error: new AppError('OTP_EXPIRED') };
+      }
+      if (row.consumed_at || row.expires_at <= row.now) return { ok: false, error: new AppError('OTP_EXPIRED') };
+      if (row.attempts >= limits.otpMaxAttempts) return { ok: false, error: new AppError('OTP_ATTEMPTS_EXCEEDED') };
+      const owned = row.user_id !== null || row.requested_by !== null;
+      if (!owned || !sameHash(row.code_hash, hashOtp(deps.otpKey, row.id, code))) {
+        const attempts = await otps.recordFailure(row.id, tx);
+        const left = limits.otpMaxAttempts - attempts;
+        return { ok: false, error: left <= 0 ? new AppError('OTP_ATTEMPTS_EXCEEDED') : new AppError('OTP_INVALID', { attempts_left: left }) };
+      }
+      await otps.consume(row.id, tx);
+      return { ok: true, row };
+    });
+    if (!outcome.ok) throw outcome.error;
+    return outcome.row;
+  }
+
+  async function activeUser(mobile: string): Promise<UserRow | null> {
+    const user = await users.findByMobile(mobile);
+    return user && user.active ? user : null;
+  }
+
+  return {
+    async requestLoginOtp(mobile: string, ip: string | null) {
+      return issue('LOGIN', mobile, await activeUser(mobile), ip, null);
+    },
+
+    async requestForgotOtp(mobile: string, ip: string | null) {
+      return issue('FORGOT_PASSWORD', mobile, await activeUser(mobile), ip, null);
+    },
+
+    /** An OTP to a customer's phone for an uninstall or a bypass code; only the retailer who asked can check it. */
+    async requestCustomerOtp(purpose: 'UNINSTALL' | 'BYPASS_CODE', mobile: string, ip: string | null, requestedBy: number) {
+      return issue(purpose, mobile, null, ip, requestedBy);
+    },
+
+    async resend(requestId: string, ip: string | null): Promise<OtpRequested> {
+      const code = generateOtp();
+      const row = await db.transaction(async (tx) => {
+        const found = await otps.findForUpdate(requestId, tx);
+        if (!found || found.consumed_at || found.attempts >= limits.otpMaxAttempts) throw new AppError('OTP_EXPIRED');
+        const wait = Math.ceil((found.last_sent_at.getTime() + limits.otpResendAfterSeconds * 1000 - found.now.getTime()) / 1000);
+        if (wait > 0) throw new AppError('OTP_RESEND_TOO_SOON', { retry_after_seconds: wait });
+        if (found.resends >= limits.otpMaxResends) throw new AppError('OTP_RESEND_LIMIT');
+        return found;
+      });
+      await enforceSendLimits(row.mobile, ip);
+      await db.transaction(async (tx) => {
+        await otps.replaceCode(row.id, hashOtp(deps.otpKey, row.id, code), limits.otpTtlSeconds, tx);
+        await otps.recordSend(row.id, row.mobile, ip, tx);
+      });
+      if (row.user_id !== null || row.requested_by !== null) {
+        await sms.send({ to: row.mobile, body: SMS_TEXT[row.purpose](code, deps.appName), purpose: row.purpose });
+      }
+      return requested(row.id);
+    },
+
+    async verifyLogin(requestId: string, code: string, client: ClientDetails): Promise<SignedIn> {
+      const row = await check(requestId, code, 'LOGIN', null);
+      const user = row.user_id === null ? undefined : await users.findById(row.user_id);
+      if (!user || !user.active) throw new AppError('OTP_INVALID');
+      const sessionId = randomUUID();
+      const { expires_at } = await db.transaction(async (tx) => {
+        // A fresh OTP sign-in proves the phone; earlier wrong MPINs no longer count against it.
+        await users.clearMpinFailures(user.id, tx);
+        return sessions.create(sessionId, user.id, deps.sessionTtlDays, client, tx);
+      });
+      const token = await signAccessToken(deps.tokenKey, { sub: String(user.id), sid: sessionId, org: user.org_id, acc: user.account_id ?? user.id }, expires_at);
+      return { token, session_id: sessionId, user: toProfile({ ...user, mpin_failed: 0 }) };
+    },
+
+    /** Checks a customer OTP (UNINSTALL, BYPASS_CODE) for the retailer who requested it. */
+    async consumeCustomerOtp(requestId: string, code: string, purpose: 'UNINSTALL' | 'BYPASS_CODE', requestedBy: number) {
+      const row = await check(requestId, code, purpose, requestedBy);
+      return { mobile: row.mobile };
+    },
+
+    async resetMpin(requestId: string, code: string, mpin: string): Promise<void> {
+      if (isWeakMpin(mpin)) throw new AppError('MPIN_WEAK');
+      const row = await check(requestId, code, 'FORGOT_PASSWORD', null);
+      if (row.user_id === null) throw new AppError('OTP_INVALID');
+      await users.setMpin(row.user_id, await hashMpin(mpin));
+    },
+
+    async setMpin(userId: number, mpin: string): Promise<void> {
+      const user = await users.findById(userId);
+      if (!user) throw new AppError('SESSION_INVALID');
+      if (user.mpin_hash) throw new AppError('MPIN_ALREADY_SET');
+      if (isWeakMpin(mpin)) throw new AppError('MPIN_WEAK');
+      await users.setMpin(userId, await hashMpin(mpin));
+    },
+
+    /** A wrong MPIN counts; at the limit every session of the user ends and only an OTP sign-in gets back in. */
+    async verifyMpin(userId: number, mpin: string): Promise<void> {
+      const user = await users.findById(userId);
+      if (!user) throw new AppError('SESSION_INVALID');
+      if (!user.mpin_hash) throw new AppError('MPIN_NOT_SET');
+      if (user.mpin_failed >= limits.mpinMaxAttempts) {
+        await sessions.endAllExcept(userId, null, 'mpin_locked');
+        throw new AppError('MPIN_LOCKED');
+      }
+      if (await checkMpin(mpin, user.mpin_hash)) {
+        await users.clearMpinFailures(userId);
+        return;
+      }
+      const failed = await users.recordMpinFailure(userId);
+      const left = limits.mpinMaxAttempts - failed;
+      if (left <= 0) {
+        await sessions.endAllExcept(userId, null, 'mpin_locked');
+        throw new AppError('MPIN_LOCKED');
+      }
+      throw new AppError('MPIN_INVALID', { attempts_left: left });
+    },
+
+    async logout(userId: number, sessionId: string): Promise<void> {
+      await sessions.end(sessionId, userId, 'logout');
+    },
+
+    async profile(userId: number): Promise<UserProfile> {
+      const user = await users.findById(userId);
+      if (!user) throw new AppError('SESSION_INVALID');
+      return toProfile(user);
+    },
+  };
+}
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,49 @@
+/** One error handler: known errors keep their code, validation errors list their fields, 5xx text is hidden. */
+import { readFile } from 'node:fs/promises';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError, errorMessage } from '../errors.ts';
+import { languageOf, translate } from '../shared/messages.ts';
+import type { ErrorCode } from '../contract/envelope.ts';
+
+function localise(code: ErrorCode, cookie: string | undefined, english: string): string {
+  return translate(languageOf(cookie), `errors.${code}`, english);
+}
+
+export function registerErrorHandling(app: FastifyInstance, options: { consoleIndex: string }) {
+  let indexHtml: string | null | undefined;
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    const cookie = request.headers.cookie;
+    if (error instanceof AppError) {
+      if (error.reportable) request.log.error({ err: error }, 'request failed');
+      if (error.extras.retry_after_seconds) reply.header('retry-after', String(error.extras.retry_after_seconds));
+      const body = error.toReply();
+      return reply.status(error.status).send({ ...body, message: localise(error.code, cookie, body.message) });
+    }
+    if (error.validation) {
+      const details = error.validation.map((v) => ({
+        field: (v.instancePath || String(v.params?.missingProperty ?? '')).replace(/^\//, '').replace(/\//g, '.') || (error.validationContext ?? 'body'),
+        message: v.message ?? 'is invalid',
+      }));
+      return reply.status(400).send({ success: false, code: 'VALIDATION_FAILED', message: localise('VALIDATION_FAILED', cookie, errorMessage('VALIDATION_FAILED')), details });
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 413) return reply.status(413).send({ success: false, code: 'PAYLOAD_TOO_LARGE', message: localise('PAYLOAD_TOO_LARGE', cookie, errorMessage('PAYLOAD_TOO_LARGE')) });
+    if (status >= 400 && status < 500) {
+      // Malformed JSON, wrong content type and the like: the caller's mistake, said plainly.
+      return reply.status(400).send({ success: false, code: 'VALIDATION_FAILED', message: localise('VALIDATION_FAILED', cookie, errorMessage('VALIDATION_FAILED')) });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ success: false, code: 'INTERNAL', message: localise('INTERNAL', cookie, errorMessage('INTERNAL')) });
+  });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const cookie = request.headers.cookie;
+    // The console is a single-page app: its routes (/login, /dashboard ...) all load index.html.
+    const isPage = request.method === 'GET' && !/^\/(api|locales)(\/|$)/.test(request.url) && (request.headers.accept ?? '').includes('text/html');
+    if (isPage) {
+      if (indexHtml === undefined) indexHtml = await readFile(options.consoleIndex, 'utf8').catch(() => null);
+      if (indexHtml) return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+    }
+    return reply.status(404).send({ success: false, code: 'ROUTE_NOT_FOUND', message: localise('ROUTE_NOT_FOUND', cookie, errorMessage('ROUTE_NOT_FOUND')) });
+  });
+}

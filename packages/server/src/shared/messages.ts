@@ -1,0 +1,58 @@
+/**
+ * Server messages in the user's language. The console's language choice travels in the i18next cookie
+ * (same origin), so toasts and errors come back translated without an extra header. English is the fallback.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { localesDir } from '@kisht/locales/path';
+import { FALLBACK_LANGUAGE, isLanguage, LANGUAGES, type Language } from '@kisht/domain/constants';
+
+type Dictionary = Record<string, unknown>;
+
+export const SUCCESS_MESSAGES = {
+  OTP_SENT: 'OTP sent successfully.',
+  SIGNED_IN: 'Signed in successfully.',
+  MPIN_SET: 'MPIN set successfully.',
+  MPIN_VERIFIED: 'MPIN verified.',
+  MPIN_RESET: 'MPIN changed successfully.',
+  LOGGED_OUT: 'Logged out successfully.',
+  SESSION_ENDED: 'Session ended.',
+  SESSIONS_ENDED: 'Other sessions ended.',
+  SIGNUP_REQUESTED: 'Your request has been sent. We will call you after approval.',
+  OK: 'Success',
+} as const;
+export type SuccessMessage = keyof typeof SUCCESS_MESSAGES;
+
+function readDictionaries(): Map<Language, Dictionary> {
+  const map = new Map<Language, Dictionary>();
+  for (const lng of LANGUAGES) {
+    try {
+      map.set(lng, JSON.parse(readFileSync(path.join(localesDir, `${lng}.json`), 'utf8')) as Dictionary);
+    } catch {
+      // a missing dictionary falls back to English; the locales test fails the build for it
+    }
+  }
+  return map;
+}
+
+const dictionaries = readDictionaries();
+
+function lookup(dict: Dictionary | undefined, key: string): string | undefined {
+  let node: unknown = dict;
+  for (const part of key.split('.')) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Dictionary)[part];
+  }
+  return typeof node === 'string' ? node : undefined;
+}
+
+export function translate(lng: Language, key: string, english: string): string {
+  return lookup(dictionaries.get(lng), key) ?? lookup(dictionaries.get(FALLBACK_LANGUAGE), key) ?? english;
+}
+
+/** The language of a request: the i18next cookie the console sets, else English. */
+export function languageOf(cookieHeader: string | undefined): Language {
+  const match = cookieHeader ? /(?:^|;\s*)i18next=([^;]+)/.exec(cookieHeader) : null;
+  const value = match?.[1] ? decodeURIComponent(match[1]) : undefined;
+  return isLanguage(value) ? value : FALLBACK_LANGUAGE;
+}
