@@ -39,17 +39,19 @@ const schema = z
     SMS_WEBHOOK_TOKEN: z.string().optional(),
     SEED_DEMO: flag.optional(),
     CONSOLE_DIST: z.string().default(path.join(REPO_ROOT, 'packages', 'console', 'dist')),
-  })
-  .superRefine((env, ctx) => {
-    if (env.APP_ENV === 'production') {
-      if (!env.APP_SECRET) ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'is required in production' });
-      if (env.SMS_PROVIDER === 'dev-outbox')
-        ctx.addIssue({ code: 'custom', path: ['SMS_PROVIDER'], message: 'dev-outbox is not allowed in production' });
-      if (env.EMM_AUTH === 'off') ctx.addIssue({ code: 'custom', path: ['EMM_AUTH'], message: 'cannot be off in production' });
-    }
-    if (env.SMS_PROVIDER === 'webhook' && !env.SMS_WEBHOOK_URL)
-      ctx.addIssue({ code: 'custom', path: ['SMS_WEBHOOK_URL'], message: 'is required when SMS_PROVIDER=webhook' });
   });
+
+/** Rules across variables; they read the raw text so they are reported even when other variables are broken. */
+function crossCheck(raw: Record<string, string>): string[] {
+  const problems: string[] = [];
+  if (raw.APP_ENV === 'production') {
+    if (!raw.APP_SECRET) problems.push('APP_SECRET: is required in production');
+    if ((raw.SMS_PROVIDER ?? 'dev-outbox') === 'dev-outbox') problems.push('SMS_PROVIDER: dev-outbox is not allowed in production');
+    if (raw.EMM_AUTH === 'off') problems.push('EMM_AUTH: cannot be off in production');
+  }
+  if (raw.SMS_PROVIDER === 'webhook' && !raw.SMS_WEBHOOK_URL) problems.push('SMS_WEBHOOK_URL: is required when SMS_PROVIDER=webhook');
+  return problems;
+}
 
 export type Env = z.infer<typeof schema>;
 
@@ -93,9 +95,11 @@ export class ConfigError extends Error {
 export function loadConfig(source: Record<string, string | undefined> = process.env, limits: Partial<Limits> = {}): Config {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = schema.safeParse(cleaned);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
-  }
+  const problems = [
+    ...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)),
+    ...crossCheck(cleaned as Record<string, string>),
+  ];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const env = parsed.data;
   return { ...env, seedDemo: env.SEED_DEMO ?? env.APP_ENV === 'development', limits: { ...DEFAULT_LIMITS, ...limits } };
 }

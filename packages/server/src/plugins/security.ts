@@ -45,7 +45,8 @@ async function securityPlugin(app: FastifyInstance, options: SecurityOptions) {
 
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
-    if (!request.url.startsWith('/api/') || request.is404) return;
+    // The docs UI is a static page of the swagger-ui plugin, which cannot carry our route config.
+    if (!request.url.startsWith('/api/') || request.url.startsWith('/api/docs') || request.is404) return;
 
     if (options.emm === 'enforce' && !config.skipEmm) {
       const value = request.headers[EMM_AUTH_HEADER];

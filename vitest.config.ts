@@ -1,0 +1,21 @@
+import { defineConfig } from 'vitest/config';
+
+// One runner for unit and integration tests; end-to-end journeys run with Playwright in packages/e2e.
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'domain', include: ['packages/domain/src/**/*.test.ts'], environment: 'node' } },
+      { test: { name: 'console', include: ['packages/console/src/**/*.test.ts', 'packages/locales/**/*.test.ts'], environment: 'node' } },
+      {
+        test: {
+          name: 'server',
+          include: ['packages/server/{src,test}/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['packages/server/test/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
