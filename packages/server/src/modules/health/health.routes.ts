@@ -9,7 +9,7 @@ export async function healthRoutes(app: App, opts: { db: Database; broker: Broke
     config: { public: true, skipEmm: true },
     schema: { tags: ['health'], summary: 'Database and broker state', response: { 200: Health, 503: Health } },
   }, async (_request, reply) => {
-    let latency: number | null = null;
+    let latency: number | null;
     try {
       const started = performance.now();
       await opts.db.query('SELECT 1');
