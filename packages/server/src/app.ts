@@ -23,7 +23,6 @@ import { DevOutboxSmsProvider } from './providers/sms/dev-outbox.ts';
 import { WebhookSmsProvider } from './providers/sms/webhook.ts';
 import { registerErrorHandling } from './plugins/error-handler.ts';
 import security from './plugins/security.ts';
-import { createAccessGuard } from './plugins/access.ts';
 import { createUsersRepository, createSignupRepository } from './modules/users/users.repository.ts';
 import { createOtpRepository } from './modules/auth/otp.repository.ts';
 import { createSessionsRepository } from './modules/sessions/sessions.repository.ts';
@@ -80,7 +79,6 @@ export async function buildApp(config: Config, deps: AppDeps) {
     db, users, otps, sessions, sms, limits: config.limits,
     otpKey: deriveKey(deps.secret, 'otp'), tokenKey, sessionTtlDays: config.SESSION_TTL_DAYS, appName: appOrg.name,
   });
-  const requireAccess = createAccessGuard(users);
 
   await app.register(swagger, {
     openapi: {
@@ -115,7 +113,7 @@ export async function buildApp(config: Config, deps: AppDeps) {
   await app.register(healthRoutes, { db, broker, version: VERSION });
   await app.register(authRoutes, { auth, signups, appOrgId: config.APP_ORG_ID });
   await app.register(sessionsRoutes, { sessions });
-  await app.register(configRoutes, { orgs, users, appOrgId: config.APP_ORG_ID });
+  await app.register(configRoutes, { orgs, appOrgId: config.APP_ORG_ID });
   await app.register(localesRoutes, { cacheSeconds: CACHE_SECONDS.query });
   if (outbox) await app.register(devRoutes, { outbox });
 
@@ -138,6 +136,6 @@ export async function buildApp(config: Config, deps: AppDeps) {
     if (!deps.db) await db.close();
   }
 
-  return { app, db, broker, close, services: { auth, users, signups, sessions, orgs, requireAccess } };
+  return { app, db, broker, close, services: { auth, users, signups, sessions, orgs } };
 }
 export type BuiltApp = Awaited<ReturnType<typeof buildApp>>;

@@ -21,19 +21,24 @@ export interface Database extends Queryable {
 // Dates stay Date objects in both drivers; int8 and numeric come back as strings from node-postgres,
 // so SQL casts counts to int where a number is wanted.
 
+/** PGlite reports affectedRows 0 for a SELECT; rowCount means "rows touched or returned", as in node-postgres. */
+function pgliteRowCount(res: { affectedRows?: number; rows: unknown[] }): number {
+  return Math.max(res.affectedRows ?? 0, res.rows.length);
+}
+
 class PgliteDatabase implements Database {
   readonly driver = 'pglite' as const;
   constructor(private readonly db: PGlite) {}
   async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
     const res = await this.db.query<T>(sql, params);
-    return { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length };
+    return { rows: res.rows, rowCount: pgliteRowCount(res) };
   }
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.db.transaction(async (tx) =>
       work({
         async query<R>(sql: string, params: unknown[] = []) {
           const res = await tx.query<R>(sql, params);
-          return { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length };
+          return { rows: res.rows, rowCount: pgliteRowCount(res) };
         },
       }),
     );

@@ -19,7 +19,7 @@ export async function migrate(db: Database): Promise<string[]> {
     const ran = await db.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
       const done = await tx.query('SELECT 1 FROM schema_migrations WHERE name = $1', [name]);
-      if (done.rowCount > 0) return false;
+      if (done.rows.length > 0) return false;
       // Statements run one by one: parameterless multi-statement strings are fine for both drivers.
       for (const statement of splitStatements(sql)) await tx.query(statement);
       await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [name]);

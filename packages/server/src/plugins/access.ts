@@ -5,21 +5,16 @@
 import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { LockAccessKey, UserAccessKey } from '@kisht/domain/constants';
 import { AppError } from '../errors.ts';
-import type { UsersRepository } from '../modules/users/users.repository.ts';
 import { authOf } from './route-config.ts';
 
 export type AccessRequirement = { userAccess?: UserAccessKey[]; lockAccess?: LockAccessKey[] };
 
-export function createAccessGuard(users: UsersRepository) {
-  return function requireAccess(requirement: AccessRequirement): preHandlerAsyncHookHandler {
-    return async (request) => {
-      const user = await users.findById(authOf(request).userId);
-      if (!user) throw new AppError('SESSION_INVALID');
-      const denied =
-        (requirement.userAccess ?? []).some((key) => user.user_access[key] !== '1') ||
-        (requirement.lockAccess ?? []).some((key) => user.lock_access[key] !== '1');
-      if (denied) throw new AppError('ACCESS_DENIED');
-    };
+export function requireAccess(requirement: AccessRequirement): preHandlerAsyncHookHandler {
+  return async (request) => {
+    const { userAccess, lockAccess } = authOf(request);
+    const denied =
+      (requirement.userAccess ?? []).some((key) => userAccess[key] !== '1') ||
+      (requirement.lockAccess ?? []).some((key) => lockAccess[key] !== '1');
+    if (denied) throw new AppError('ACCESS_DENIED');
   };
 }
-export type RequireAccess = ReturnType<typeof createAccessGuard>;

@@ -1,3 +1,5 @@
+import type { LockAccess, UserAccess } from '@kisht/domain/constants';
+
 /** Per-route switches read by the global hooks. Routes are private and X-EMM-checked unless they say otherwise. */
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -17,6 +19,9 @@ export interface RequestAuth {
   orgId: number;
   accountId: number;
   userType: 'retailer' | 'miniretailer';
+  /** The user's switches as stored when this request started (read with the session, no extra query). */
+  userAccess: UserAccess;
+  lockAccess: LockAccess;
 }
 
 /** The signed-in caller, for handlers of private routes (the hook has already refused anyone else). */

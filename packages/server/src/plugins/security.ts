@@ -5,7 +5,8 @@
  */
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { EMM_AUTH_HEADER, emmPathOf, verifyEmmAuthSession } from '@kisht/domain/emm-auth';
+import { EMM_AUTH_HEADER, emmPathOf } from '@kisht/domain/emm-auth';
+import { checkEmmHeader } from './emm-check.ts';
 import { AppError } from '../errors.ts';
 import { peekOrg, readAccessToken } from '../modules/auth/secrets.ts';
 import type { SessionsRepository } from '../modules/sessions/sessions.repository.ts';
@@ -53,7 +54,7 @@ async function securityPlugin(app: FastifyInstance, options: SecurityOptions) {
       if (typeof value !== 'string' || value === '') throw new AppError('EMM_AUTH_MISSING');
       const token = bearerOf(request);
       const orgId = (token ? peekOrg(token) : null) ?? options.appOrgId;
-      const result = await verifyEmmAuthSession(value, emmPathOf(request.url), orgId, Date.now(), options.emmWindowMs);
+      const result = checkEmmHeader(value, emmPathOf(request.url), orgId, Date.now(), options.emmWindowMs);
       if (!result.ok) throw new AppError('EMM_AUTH_INVALID');
       if (!(await rememberEmmValue(value.toLowerCase()))) throw new AppError('EMM_AUTH_REPLAYED');
     }
@@ -73,6 +74,8 @@ async function securityPlugin(app: FastifyInstance, options: SecurityOptions) {
       orgId: session.org_id,
       accountId: session.account_id,
       userType: session.user_type,
+      userAccess: session.user_access,
+      lockAccess: session.lock_access,
     };
   });
 }

@@ -8,7 +8,6 @@ import { ok } from '../../shared/reply.ts';
 import { authOf } from '../../plugins/route-config.ts';
 import { AppError } from '../../errors.ts';
 import type { OrgRepository, OrgRow } from './org.repository.ts';
-import type { UsersRepository } from '../users/users.repository.ts';
 
 const errors = { 401: ErrorReply, 404: ErrorReply, 511: ErrorReply };
 
@@ -28,8 +27,8 @@ export function orgAppConfig(org: OrgRow) {
   };
 }
 
-export async function configRoutes(app: App, opts: { orgs: OrgRepository; users: UsersRepository; appOrgId: number }) {
-  const { orgs, users } = opts;
+export async function configRoutes(app: App, opts: { orgs: OrgRepository; appOrgId: number }) {
+  const { orgs } = opts;
 
   async function orgFor(id: number) {
     const org = await orgs.findById(id);
@@ -55,19 +54,11 @@ export async function configRoutes(app: App, opts: { orgs: OrgRepository; users:
 
   app.get('/api/config/access-config', {
     schema: { tags: ['config'], summary: "The caller's lock access (lock, unlock, read, uninstall)", security: [{ bearer: [] }], response: { 200: Ok(LockAccessConfig), ...errors } },
-  }, async (request) => {
-    const user = await users.findById(authOf(request).userId);
-    if (!user) throw new AppError('SESSION_INVALID');
-    return ok(request, { ...DEFAULT_LOCK_ACCESS, ...user.lock_access });
-  });
+  }, async (request) => ok(request, { ...DEFAULT_LOCK_ACCESS, ...authOf(request).lockAccess }));
 
   app.get('/api/user/user_access', {
     schema: { tags: ['config'], summary: "The caller's user access switches", security: [{ bearer: [] }], response: { 200: Ok(UserAccessConfig), ...errors } },
-  }, async (request) => {
-    const user = await users.findById(authOf(request).userId);
-    if (!user) throw new AppError('SESSION_INVALID');
-    return ok(request, { ...DEFAULT_USER_ACCESS, ...user.user_access });
-  });
+  }, async (request) => ok(request, { ...DEFAULT_USER_ACCESS, ...authOf(request).userAccess }));
 
   app.get('/api/pricing', {
     config: { public: true },

@@ -1,5 +1,6 @@
 /** Sign-in sessions: the server-side half of every access token. */
 import type { Queryable } from '../../db/database.ts';
+import type { LockAccess, UserAccess } from '@kisht/domain/constants';
 
 export interface ClientDetails {
   ip: string | null;
@@ -25,6 +26,8 @@ export interface ActiveSession {
   org_id: number;
   account_id: number;
   user_type: 'retailer' | 'miniretailer';
+  user_access: UserAccess;
+  lock_access: LockAccess;
   last_seen_at: Date;
 }
 
@@ -41,7 +44,7 @@ export function createSessionsRepository(db: Queryable) {
     /** The session if it is live and its user still active; undefined for ended, expired or unknown ones. */
     async findActive(id: string, userId: number): Promise<ActiveSession | undefined> {
       const res = await db.query<ActiveSession>(
-        `SELECT s.id, s.user_id, u.org_id, u.account_id, u.user_type, s.last_seen_at
+        `SELECT s.id, s.user_id, u.org_id, u.account_id, u.user_type, u.user_access, u.lock_access, s.last_seen_at
            FROM sessions s JOIN users u ON u.id = s.user_id
           WHERE s.id = $1 AND s.user_id = $2 AND s.ended_at IS NULL AND s.expires_at > now() AND u.active`,
         [id, userId],
