@@ -1,37 +1,34 @@
-/** Every error the API answers with: a stable code (also the console's translation key), an HTTP status and an English message. */
+/** Every error the API answers with: a stable code (also the console's translation key) and an HTTP status. */
 import type { ErrorCode } from './contract/envelope.ts';
 import { HTTP_SESSION_INVALID } from '@kisht/domain/constants';
+import { translate } from './shared/messages.ts';
 
-interface ErrorSpec {
-  status: number;
-  message: string;
-}
-
-const CATALOGUE: Record<ErrorCode, ErrorSpec> = {
-  VALIDATION_FAILED: { status: 400, message: 'Please check what you entered.' },
-  INVALID_MOBILE: { status: 400, message: 'Enter a valid 10-digit mobile number.' },
-  OTP_INVALID: { status: 400, message: 'The OTP is not correct.' },
-  OTP_EXPIRED: { status: 400, message: 'This OTP has expired or was already used. Request a new one.' },
-  OTP_ATTEMPTS_EXCEEDED: { status: 429, message: 'Too many wrong tries. Request a new OTP.' },
-  OTP_RESEND_TOO_SOON: { status: 429, message: 'Please wait before asking for another OTP.' },
-  OTP_RESEND_LIMIT: { status: 429, message: 'You cannot resend this OTP again. Start over.' },
-  RATE_LIMITED: { status: 429, message: 'Too many requests. Please try again later.' },
-  SESSION_INVALID: { status: HTTP_SESSION_INVALID, message: 'Your session has ended. Please sign in again.' },
-  MPIN_NOT_SET: { status: 400, message: 'Set your MPIN first.' },
-  MPIN_ALREADY_SET: { status: 400, message: 'Your MPIN is already set.' },
-  MPIN_INVALID: { status: 400, message: 'The MPIN is not correct.' },
-  MPIN_LOCKED: { status: HTTP_SESSION_INVALID, message: 'Too many wrong MPIN tries. Sign in with OTP.' },
-  MPIN_WEAK: { status: 400, message: 'Choose an MPIN that is harder to guess.' },
-  EMM_AUTH_MISSING: { status: 401, message: 'The request could not be verified. Please reload the app.' },
-  EMM_AUTH_INVALID: { status: 401, message: "The request could not be verified. Check your phone's date and time." },
-  EMM_AUTH_REPLAYED: { status: 401, message: 'This request was already sent.' },
-  ACCESS_DENIED: { status: 403, message: 'You do not have access to this.' },
-  NOT_FOUND: { status: 404, message: 'Not found.' },
-  ROUTE_NOT_FOUND: { status: 404, message: 'No route matches URL' },
-  METHOD_NOT_ALLOWED: { status: 405, message: 'This action is not allowed.' },
-  PAYLOAD_TOO_LARGE: { status: 413, message: 'The file is too large.' },
-  SIGNUP_ALREADY_REQUESTED: { status: 409, message: 'A request for this number is already waiting for approval.' },
-  INTERNAL: { status: 500, message: 'Something went wrong.' },
+/** HTTP status of each code. The words are in packages/locales (errors.<CODE>), English as the fallback. */
+const STATUS: Record<ErrorCode, number> = {
+  VALIDATION_FAILED: 400,
+  INVALID_MOBILE: 400,
+  OTP_INVALID: 400,
+  OTP_EXPIRED: 400,
+  OTP_ATTEMPTS_EXCEEDED: 429,
+  OTP_RESEND_TOO_SOON: 429,
+  OTP_RESEND_LIMIT: 429,
+  RATE_LIMITED: 429,
+  SESSION_INVALID: HTTP_SESSION_INVALID,
+  MPIN_NOT_SET: 400,
+  MPIN_ALREADY_SET: 400,
+  MPIN_INVALID: 400,
+  MPIN_LOCKED: HTTP_SESSION_INVALID,
+  MPIN_WEAK: 400,
+  EMM_AUTH_MISSING: 401,
+  EMM_AUTH_INVALID: 401,
+  EMM_AUTH_REPLAYED: 401,
+  ACCESS_DENIED: 403,
+  NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  SIGNUP_ALREADY_REQUESTED: 409,
+  INTERNAL: 500,
 };
 
 export interface AppErrorExtras {
@@ -47,9 +44,8 @@ export class AppError extends Error {
     readonly extras: AppErrorExtras = {},
     message?: string,
   ) {
-    const spec = CATALOGUE[code];
-    super(message ?? spec.message);
-    this.status = spec.status;
+    super(message ?? errorMessage(code));
+    this.status = STATUS[code];
     this.name = 'AppError';
   }
   /** 5xx errors are ours and get logged with their stack; the rest are the caller's. */
@@ -61,5 +57,6 @@ export class AppError extends Error {
   }
 }
 
-export const errorStatus = (code: ErrorCode) => CATALOGUE[code].status;
-export const errorMessage = (code: ErrorCode) => CATALOGUE[code].message;
+export const errorStatus = (code: ErrorCode) => STATUS[code];
+/** The English message; the error handler swaps in the caller's language. */
+export const errorMessage = (code: ErrorCode) => translate('en', `errors.${code}`, code);

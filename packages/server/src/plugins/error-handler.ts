@@ -9,6 +9,7 @@ function localise(code: ErrorCode, cookie: string | undefined, english: string):
   return translate(languageOf(cookie), `errors.${code}`, english);
 }
 
+
 export function registerErrorHandling(app: FastifyInstance, options: { consoleIndex: string }) {
   let indexHtml: string | null | undefined;
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {

@@ -9,19 +9,9 @@ import { FALLBACK_LANGUAGE, isLanguage, LANGUAGES, type Language } from '@kisht/
 
 type Dictionary = Record<string, unknown>;
 
-export const SUCCESS_MESSAGES = {
-  OTP_SENT: 'OTP sent successfully.',
-  SIGNED_IN: 'Signed in successfully.',
-  MPIN_SET: 'MPIN set successfully.',
-  MPIN_VERIFIED: 'MPIN verified.',
-  MPIN_RESET: 'MPIN changed successfully.',
-  LOGGED_OUT: 'Logged out successfully.',
-  SESSION_ENDED: 'Session ended.',
-  SESSIONS_ENDED: 'Other sessions ended.',
-  SIGNUP_REQUESTED: 'Your request has been sent. We will call you after approval.',
-  OK: 'Success',
-} as const;
-export type SuccessMessage = keyof typeof SUCCESS_MESSAGES;
+/** Success messages by key; the words are in packages/locales under messages.<KEY>. */
+export const SUCCESS_MESSAGES = ['OTP_SENT', 'SIGNED_IN', 'MPIN_SET', 'MPIN_VERIFIED', 'MPIN_RESET', 'LOGGED_OUT', 'SESSION_ENDED', 'SESSIONS_ENDED', 'SIGNUP_REQUESTED', 'OK'] as const;
+export type SuccessMessage = (typeof SUCCESS_MESSAGES)[number];
 
 function readDictionaries(): Map<Language, Dictionary> {
   const map = new Map<Language, Dictionary>();
@@ -46,8 +36,9 @@ function lookup(dict: Dictionary | undefined, key: string): string | undefined {
   return typeof node === 'string' ? node : undefined;
 }
 
-export function translate(lng: Language, key: string, english: string): string {
-  return lookup(dictionaries.get(lng), key) ?? lookup(dictionaries.get(FALLBACK_LANGUAGE), key) ?? english;
+/** The text of `key` in `lng`, else in English, else `fallback` (a key missing from en.json fails a test). */
+export function translate(lng: Language, key: string, fallback: string = key): string {
+  return lookup(dictionaries.get(lng), key) ?? lookup(dictionaries.get(FALLBACK_LANGUAGE), key) ?? fallback;
 }
 
 /** The language of a request: the i18next cookie the console sets, else English. */

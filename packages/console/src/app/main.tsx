@@ -1,0 +1,40 @@
+/** Start-up: device details, i18n, store and router, then the service worker once the page has loaded. */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { Provider } from 'react-redux';
+import { RouterProvider } from 'react-router/dom';
+import { startDeviceDetailsBridge } from '../shared/device-details.ts';
+import { initI18n } from '../shared/i18n/i18n.ts';
+import { setSessionInvalidHandler } from '../shared/auth/session-invalid.ts';
+import { sessionLocked } from '../shared/state/session-slice.ts';
+import { registerServiceWorker } from '../shared/pwa/service-worker.ts';
+import { ROUTES } from '../shared/routes.ts';
+import { createAppStore } from './store.ts';
+import { createAppRouter } from './router.tsx';
+import './styles.css';
+
+startDeviceDetailsBridge();
+void initI18n();
+
+const store = createAppStore();
+const router = createAppRouter(store);
+
+// The cached data of the ended session is dropped at the next sign-in (see use-complete-sign-in.ts).
+setSessionInvalidHandler(async () => {
+  store.dispatch(sessionLocked());
+  await router.navigate(ROUTES.login, { replace: true });
+});
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root element');
+createRoot(container).render(
+  <StrictMode>
+    <Provider store={store}>
+      <RouterProvider router={router} />
+    </Provider>
+  </StrictMode>,
+);
+
+// The service worker downloads the whole app shell: let the first screen load first.
+if (document.readyState === 'complete') void registerServiceWorker();
+else window.addEventListener('load', () => void registerServiceWorker(), { once: true });

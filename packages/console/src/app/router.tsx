@@ -1,0 +1,132 @@
+/** The routes: public sign-in and information screens, and the signed-in area behind the session guard. */
+import { createBrowserRouter, Navigate, redirect, type LoaderFunctionArgs } from 'react-router';
+import { ROUTES, type RouteHandle } from '../shared/routes.ts';
+import { readStored, clearSessionStorage } from '../shared/storage.ts';
+import { decodeTokenPayload, isTokenExpired } from '../shared/auth/token.ts';
+import { sessionLocked } from '../shared/state/session-slice.ts';
+import { NotFoundScreen } from '../shared/ui/not-found-screen.tsx';
+import { readPendingOtp } from '../features/auth/hooks/otp-request.ts';
+import type { AppStore } from './store.ts';
+import { RootLayout } from './root-layout.tsx';
+import { RouteErrorScreen } from './route-error-screen.tsx';
+import { SplashScreen } from './splash-screen.tsx';
+
+const handle = (name: RouteHandle['name'], loading: RouteHandle['loading'] = 'spinner'): RouteHandle => ({ name, loading });
+
+export function createAppRouter(store: AppStore) {
+  /** A stored, unexpired token; otherwise the local session is dropped. */
+  function hasToken(): boolean {
+    const token = readStored('token');
+    if (token && !isTokenExpired(decodeTokenPayload(token))) return true;
+    if (token) clearSessionStorage();
+    store.dispatch(sessionLocked());
+    return false;
+  }
+
+  /** Signed-in area: a token, and the MPIN entered (or an OTP sign-in) during this page load. */
+  function requireSession({ request }: LoaderFunctionArgs) {
+    if (!hasToken()) throw redirect(ROUTES.login);
+    if (!store.getState().session.unlocked) {
+      const url = new URL(request.url);
+      throw redirect(`${ROUTES.m_pin}?next=${encodeURIComponent(url.pathname + url.search)}`);
+    }
+    return null;
+  }
+
+  return createBrowserRouter([
+    {
+      id: 'root',
+      path: ROUTES.root,
+      Component: RootLayout,
+      errorElement: <RouteErrorScreen />,
+      hydrateFallbackElement: <SplashScreen />,
+      handle: handle('root'),
+      children: [
+        { index: true, loader: () => redirect(ROUTES.dashboard), element: <Navigate to={ROUTES.dashboard} replace /> },
+        {
+          path: ROUTES.login,
+          handle: handle('login'),
+          loader: () => (readStored('token') ? redirect(ROUTES.dashboard) : null),
+          lazy: async () => ({ Component: (await import('../features/auth/components/login-screen.tsx')).LoginScreen }),
+        },
+        {
+          path: ROUTES.otp,
+          handle: handle('otp'),
+          loader: () => (readPendingOtp() ? null : redirect(ROUTES.login)),
+          lazy: async () => ({ Component: (await import('../features/auth/components/otp-screen.tsx')).OtpScreen }),
+        },
+        {
+          path: ROUTES.m_pin,
+          handle: handle('m_pin'),
+          loader: () => {
+            if (!hasToken()) return redirect(ROUTES.login);
+            return store.getState().session.unlocked ? redirect(ROUTES.dashboard) : null;
+          },
+          lazy: async () => ({ Component: (await import('../features/auth/components/mpin-screen.tsx')).MpinScreen }),
+        },
+        {
+          path: ROUTES.privacy_policy,
+          handle: handle('privacy_policy'),
+          lazy: async () => ({
+            Component: (await import('../features/info/components/policy-screens.tsx')).PrivacyPolicyScreen,
+          }),
+        },
+        {
+          path: ROUTES.refund_policy,
+          handle: handle('refund_policy'),
+          lazy: async () => ({
+            Component: (await import('../features/info/components/policy-screens.tsx')).RefundPolicyScreen,
+          }),
+        },
+        {
+          path: ROUTES.pricing,
+          handle: handle('pricing'),
+          lazy: async () => ({ Component: (await import('../features/info/components/pricing-screen.tsx')).PricingScreen }),
+        },
+        {
+          id: 'authenticated',
+          loader: requireSession,
+          // Check the session on every navigation inside the area, not only on entry.
+          shouldRevalidate: () => true,
+          lazy: async () => ({ Component: (await import('../features/dashboard/components/shell-layout.tsx')).ShellLayout }),
+          children: [
+            {
+              path: ROUTES.dashboard,
+              handle: handle('dashboard', 'skeleton'),
+              lazy: async () => ({
+                Component: (await import('../features/dashboard/components/dashboard-screen.tsx')).DashboardScreen,
+              }),
+            },
+            {
+              path: ROUTES.sessions,
+              handle: handle('sessions'),
+              lazy: async () => ({
+                Component: (await import('../features/sessions/components/sessions-screen.tsx')).SessionsScreen,
+              }),
+            },
+            {
+              path: ROUTES.language,
+              handle: handle('language'),
+              lazy: async () => ({
+                Component: (await import('../features/settings/components/language-screen.tsx')).LanguageScreen,
+              }),
+            },
+            {
+              path: ROUTES.help,
+              handle: handle('help'),
+              lazy: async () => ({ Component: (await import('../features/info/components/help-screen.tsx')).HelpScreen }),
+            },
+            {
+              path: ROUTES.support,
+              handle: handle('support'),
+              lazy: async () => ({
+                Component: (await import('../features/info/components/support-screen.tsx')).SupportScreen,
+              }),
+            },
+            { path: '*', Component: NotFoundScreen },
+          ],
+        },
+      ],
+    },
+  ]);
+}

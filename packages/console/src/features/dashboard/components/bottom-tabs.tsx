@@ -1,0 +1,29 @@
+/** Bottom tabs, for organisations whose main layout is 'tabs'. */
+import type { ReactNode } from 'react';
+import { NavLink } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { HelpIcon, HomeIcon, SupportIcon } from '../../../shared/ui/icons.tsx';
+import { useAppDispatch } from '../../../shared/state/hooks.ts';
+import { setMainScreenTab, type MainScreenTab } from '../../../shared/state/main-slice.ts';
+import { ROUTES } from '../../../shared/routes.ts';
+
+const TABS: { tab: MainScreenTab; to: string; label: string; icon: ReactNode }[] = [
+  { tab: 'dashboard', to: ROUTES.dashboard, label: 'nav.dashboard', icon: <HomeIcon /> },
+  { tab: 'help', to: ROUTES.help, label: 'nav.help', icon: <HelpIcon /> },
+  { tab: 'support', to: ROUTES.support, label: 'nav.support', icon: <SupportIcon /> },
+];
+
+export function BottomTabs() {
+  const { t } = useTranslation();
+  const dispatch = useAppDispatch();
+  return (
+    <nav className="bottom-tabs" aria-label={t('nav.tabs')}>
+      {TABS.map((item) => (
+        <NavLink key={item.tab} to={item.to} className="bottom-tabs__item" onClick={() => dispatch(setMainScreenTab(item.tab))}>
+          {item.icon}
+          <span>{t(item.label)}</span>
+        </NavLink>
+      ))}
+    </nav>
+  );
+}

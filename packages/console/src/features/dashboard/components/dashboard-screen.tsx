@@ -1,0 +1,63 @@
+/** The dashboard: a welcome card and quick links (statistics come with a later issue). */
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useGetDetailsQuery } from '../../../shared/auth/session-api.ts';
+import { Page } from '../../../shared/ui/page.tsx';
+import { Skeleton, SKELETON_LARGE, SKELETON_SMALL } from '../../../shared/ui/skeleton.tsx';
+import { DevicesIcon, HelpIcon, LanguageIcon, SupportIcon, TagIcon } from '../../../shared/ui/icons.tsx';
+import { ROUTES } from '../../../shared/routes.ts';
+
+const QUICK_LINKS: { to: string; label: string; icon: ReactNode }[] = [
+  { to: ROUTES.sessions, label: 'nav.sessions', icon: <DevicesIcon /> },
+  { to: ROUTES.language, label: 'nav.language', icon: <LanguageIcon /> },
+  { to: ROUTES.help, label: 'nav.help', icon: <HelpIcon /> },
+  { to: ROUTES.support, label: 'nav.support', icon: <SupportIcon /> },
+  { to: ROUTES.pricing, label: 'nav.pricing', icon: <TagIcon /> },
+];
+
+export function DashboardScreen() {
+  const { t } = useTranslation();
+  const { data: profile, isLoading, isError, refetch } = useGetDetailsQuery();
+
+  return (
+    <Page title={t('dashboard.title')}>
+      {isLoading ? (
+        <div aria-busy="true" aria-label={t('common.loading')} className="stack">
+          <Skeleton height={SKELETON_SMALL} />
+          <Skeleton height={SKELETON_LARGE} />
+        </div>
+      ) : (
+        <>
+          {profile ? (
+            <article className="card welcome-card">
+              <h2>{t('dashboard.welcome', { name: profile.first_name })}</h2>
+              {profile.shop_name ? <p className="welcome-card__shop">{profile.shop_name}</p> : null}
+              <p className="muted">{t('dashboard.intro')}</p>
+            </article>
+          ) : isError ? (
+            <article className="card">
+              <p>{t('dashboard.profileError')}</p>
+              <button type="button" className="button button--secondary" onClick={() => void refetch()}>
+                {t('common.retry')}
+              </button>
+            </article>
+          ) : null}
+          <section className="card" aria-labelledby="quick-links-title">
+            <h2 id="quick-links-title">{t('dashboard.quickLinks')}</h2>
+            <ul className="quick-links">
+              {QUICK_LINKS.map((link) => (
+                <li key={link.to}>
+                  <Link to={link.to} className="quick-links__item">
+                    {link.icon}
+                    <span>{t(link.label)}</span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </section>
+        </>
+      )}
+    </Page>
+  );
+}

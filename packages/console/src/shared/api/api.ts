@@ -1,0 +1,20 @@
+/** The single RTK Query API; every feature injects its endpoints into it. */
+import { createApi } from '@reduxjs/toolkit/query/react';
+import { CACHE_SECONDS } from '@kisht/domain/constants';
+import { baseQuery } from './base-query.ts';
+
+/** How long unused results stay cached: config queries 300 s, plan queries 5 s, the rest 60 s. */
+export const CACHE_FOR = {
+  default: CACHE_SECONDS.default,
+  config: CACHE_SECONDS.query,
+  plans: CACHE_SECONDS.plans,
+} as const;
+
+export const api = createApi({
+  reducerPath: 'api',
+  baseQuery,
+  keepUnusedDataFor: CACHE_FOR.default,
+  refetchOnReconnect: true,
+  tagTypes: ['Profile', 'Sessions', 'OrgConfig', 'AppConfig', 'Access', 'Pricing'],
+  endpoints: () => ({}),
+});

@@ -1,0 +1,50 @@
+/**
+ * Service worker registration (vite-plugin-pwa, registerType 'prompt'): "App ready to work offline"
+ * once precached, and a waiting-update prompt whose Reload activates the new version and reloads.
+ */
+import { toastKey } from '../ui/toast-store.ts';
+
+type Listener = () => void;
+let applyUpdate: ((reloadPage?: boolean) => Promise<void>) | null = null;
+let updateWaiting = false;
+const listeners = new Set<Listener>();
+
+export const updatePrompt = {
+  subscribe(listener: Listener) {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+  isWaiting: () => updateWaiting,
+  dismiss() {
+    updateWaiting = false;
+    listeners.forEach((l) => l());
+  },
+  /** Tells the waiting worker to take over; the page reloads when it controls the page. */
+  async reload() {
+    if (applyUpdate) await applyUpdate(true);
+    else window.location.reload();
+  },
+};
+
+export async function registerServiceWorker(): Promise<void> {
+  if (!('serviceWorker' in navigator)) return;
+  try {
+    // Loaded after start-up so workbox-window is not part of the first download.
+    const { registerSW } = await import('virtual:pwa-register');
+    applyUpdate = registerSW({
+      immediate: true,
+      onOfflineReady() {
+        toastKey('info', 'pwa.offlineReady');
+      },
+      onNeedRefresh() {
+        updateWaiting = true;
+        listeners.forEach((l) => l());
+      },
+      onRegisterError(error: unknown) {
+        console.error('Service worker registration failed', error);
+      },
+    });
+  } catch (error) {
+    console.error('Service worker registration failed', error);
+  }
+}

@@ -1,0 +1,43 @@
+/** Small inline icons (decorative: the buttons around them carry the names). */
+import type { ReactNode } from 'react';
+
+function Icon({ children }: { children: ReactNode }) {
+  return (
+    <svg className="icon" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
+      {children}
+    </svg>
+  );
+}
+
+const stroke = { fill: 'none', stroke: 'currentColor', strokeWidth: 2, strokeLinecap: 'round', strokeLinejoin: 'round' } as const;
+
+export const MenuIcon = () => <Icon><path {...stroke} d="M4 6h16M4 12h16M4 18h16" /></Icon>;
+export const BackIcon = () => <Icon><path {...stroke} d="M15 5l-7 7 7 7" /></Icon>;
+export const CloseIcon = () => <Icon><path {...stroke} d="M6 6l12 12M18 6L6 18" /></Icon>;
+export const HomeIcon = () => <Icon><path {...stroke} d="M4 11l8-7 8 7v9h-5v-6H9v6H4z" /></Icon>;
+export const HelpIcon = () => (
+  <Icon>
+    <circle {...stroke} cx="12" cy="12" r="9" />
+    <path {...stroke} d="M9.5 9.5a2.5 2.5 0 1 1 3.5 2.3c-.6.3-1 .9-1 1.6V14M12 17.5v.01" />
+  </Icon>
+);
+export const SupportIcon = () => (
+  <Icon>
+    <path {...stroke} d="M4 13v-1a8 8 0 0 1 16 0v1M4 13h3v5H5a1 1 0 0 1-1-1zM20 13h-3v5h2a1 1 0 0 0 1-1zM17 18a4 4 0 0 1-4 3h-1" />
+  </Icon>
+);
+export const DevicesIcon = () => (
+  <Icon>
+    <rect {...stroke} x="7" y="3" width="10" height="18" rx="2" />
+    <path {...stroke} d="M11 18h2" />
+  </Icon>
+);
+export const LanguageIcon = () => (
+  <Icon>
+    <circle {...stroke} cx="12" cy="12" r="9" />
+    <path {...stroke} d="M3 12h18M12 3c2.5 2.5 3.5 5.5 3.5 9s-1 6.5-3.5 9c-2.5-2.5-3.5-5.5-3.5-9s1-6.5 3.5-9z" />
+  </Icon>
+);
+export const DocumentIcon = () => <Icon><path {...stroke} d="M6 3h8l4 4v14H6zM14 3v4h4M9 12h6M9 16h6" /></Icon>;
+export const TagIcon = () => <Icon><path {...stroke} d="M3 12V4h8l10 10-8 8zM7.5 7.5v.01" /></Icon>;
+export const LogoutIcon = () => <Icon><path {...stroke} d="M10 4H5v16h5M14 8l4 4-4 4M18 12H9" /></Icon>;

@@ -1,0 +1,8 @@
+/** Placeholder blocks for screens that show their layout while loading (heights 80 and 180). */
+import { SKELETON_HEIGHTS } from '@kisht/domain/constants';
+
+export const [SKELETON_SMALL, SKELETON_LARGE] = SKELETON_HEIGHTS;
+
+export function Skeleton({ height = SKELETON_SMALL }: { height?: number }) {
+  return <div className="skeleton" style={{ height }} aria-hidden="true" />;
+}

@@ -1,0 +1,22 @@
+/** Renders the current toast: role="status" for success and information, role="alert" for errors. */
+import { useSyncExternalStore } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toasts } from './toast-store.ts';
+import { CloseIcon } from './icons.tsx';
+
+export function Toaster() {
+  const { t } = useTranslation();
+  const list = useSyncExternalStore(toasts.subscribe, toasts.getSnapshot);
+  return (
+    <div className="toast-region">
+      {list.map((toast) => (
+        <div key={toast.id} className={`toast toast--${toast.kind}`} role={toast.kind === 'error' ? 'alert' : 'status'}>
+          <span className="toast__text">{toast.translate ? t(toast.text) : toast.text}</span>
+          <button type="button" className="icon-button" aria-label={t('common.close')} onClick={() => toasts.dismiss(toast.id)}>
+            <CloseIcon />
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}
