@@ -145,3 +145,16 @@ describe('signup requests', () => {
     expect((await t.get('/api/user/get-details', { token: session.token })).json().data).toMatchObject({ first_name: 'Kiran', user_type: 'retailer', org_id: 23 });
   });
 });
+
+describe('white-label for a signed-in retailer of another organisation', () => {
+  it("answers with the caller's organisation when a good token comes along, and ignores a bad one", async () => {
+    const meena = await t.signIn(MEENA);
+    const res = await t.get('/api/organizations/get_org_app_config', { token: meena.token });
+    expect(res.json().data).toMatchObject({ org_id: 46, short_name: 'zen-lock', main_layout: 'drawer' });
+    const ended = await t.signIn(MEENA);
+    await t.post('/api/auth/logout', undefined, { token: ended.token });
+    const stale = await t.get('/api/organizations/get_org_app_config', { token: ended.token });
+    expect(stale.statusCode).toBe(200);
+    expect(stale.json().data.org_id).toBe(23);
+  });
+});

@@ -11,7 +11,6 @@ function localise(code: ErrorCode, cookie: string | undefined, english: string):
 
 
 export function registerErrorHandling(app: FastifyInstance, options: { consoleIndex: string }) {
-  let indexHtml: string | null | undefined;
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const cookie = request.headers.cookie;
     if (error instanceof AppError) {
@@ -42,7 +41,8 @@ export function registerErrorHandling(app: FastifyInstance, options: { consoleIn
     // The console is a single-page app: its routes (/login, /dashboard ...) all load index.html.
     const isPage = request.method === 'GET' && !/^\/(api|locales)(\/|$)/.test(request.url) && (request.headers.accept ?? '').includes('text/html');
     if (isPage) {
-      if (indexHtml === undefined) indexHtml = await readFile(options.consoleIndex, 'utf8').catch(() => null);
+      // Read each time (a small file in the page cache) so a rebuilt console is served without a restart.
+      const indexHtml = await readFile(options.consoleIndex, 'utf8').catch(() => null);
       if (indexHtml) return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
     }
     return reply.status(404).send({ success: false, code: 'ROUTE_NOT_FOUND', message: localise('ROUTE_NOT_FOUND', cookie, errorMessage('ROUTE_NOT_FOUND')) });

@@ -59,12 +59,16 @@ async function securityPlugin(app: FastifyInstance, options: SecurityOptions) {
       if (!(await rememberEmmValue(value.toLowerCase()))) throw new AppError('EMM_AUTH_REPLAYED');
     }
 
-    if (config.public) return;
     const token = bearerOf(request);
+    // Public routes answer everyone, but still learn who is calling when a good token comes along.
+    if (config.public && !token) return;
     const claims = token ? await readAccessToken(options.tokenKey, token) : null;
     const userId = claims ? Number(claims.sub) : NaN;
     const session = claims && Number.isInteger(userId) ? await options.sessions.findActive(claims.sid, userId) : undefined;
-    if (!claims || !session) throw new AppError('SESSION_INVALID');
+    if (!claims || !session) {
+      if (config.public) return;
+      throw new AppError('SESSION_INVALID');
+    }
     if (Date.now() - session.last_seen_at.getTime() > options.sessionTouchSeconds * 1000) {
       await options.sessions.touch(session.id, request.ip);
     }

@@ -40,10 +40,10 @@ export async function configRoutes(app: App, opts: { orgs: OrgRepository; appOrg
     config: { public: true },
     schema: {
       tags: ['config'],
-      summary: "White-label configuration of the organisation this app is built for",
+      summary: "White-label configuration: the signed-in caller's organisation, else the one this app is built for",
       response: { 200: Ok(OrgAppConfig), ...errors },
     },
-  }, async (request) => ok(request, orgAppConfig(await orgFor(opts.appOrgId))));
+  }, async (request) => ok(request, orgAppConfig(await orgFor(request.auth?.orgId ?? opts.appOrgId))));
 
   app.get('/api/config/get_app_configs', {
     schema: { tags: ['config'], summary: "Feature switches and app settings of the caller's organisation", security: [{ bearer: [] }], response: { 200: Ok(AppConfigs), ...errors } },

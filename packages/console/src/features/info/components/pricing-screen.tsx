@@ -1,6 +1,6 @@
 /** Public price list; a product without a price asks the retailer to contact the admin. */
 import { useTranslation } from 'react-i18next';
-import { formatRupees } from '../../../shared/money.ts';
+import { formatRupees } from '@kisht/domain/money';
 import { PublicPage } from '../../../shared/ui/page.tsx';
 import { useGetPricingQuery } from '../api/pricing-api.ts';
 

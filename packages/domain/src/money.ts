@@ -1,6 +1,6 @@
 /**
  * Rupees from integer paise, for display. Integer arithmetic only (no float rounding); Indian digit
- * grouping (1,00,000). Move to @kisht/domain when the domain package gains its money module.
+ * grouping (1,00,000).
  */
 const grouping = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 0 });
 
