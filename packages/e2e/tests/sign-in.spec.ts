@@ -1,0 +1,69 @@
+import { expect, test } from '@playwright/test';
+import { en, signInWithOtp, text } from './fixtures.ts';
+
+test('a new retailer signs in with an OTP, sets an MPIN, comes back with it, reads Hindi and is signed out from another phone', async ({ page, browser, request }) => {
+  // Arjun has never signed in: no MPIN yet.
+  await signInWithOtp(page, request, '9876543212');
+  await expect(page.getByRole('heading', { name: en('auth.mpin.setTitle') })).toBeVisible();
+  await page.getByLabel(en('auth.mpin.newLabel')).fill('4826');
+  await page.getByLabel(en('auth.mpin.confirmLabel')).fill('4826');
+  await page.getByRole('button', { name: en('auth.mpin.save') }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByText(en('dashboard.welcome', { name: 'Arjun' }))).toBeVisible();
+
+  // Quick re-entry: a reload asks for the MPIN, not an OTP.
+  await page.reload();
+  await expect(page).toHaveURL(/\/m-pin/);
+  await expect(page.getByRole('heading', { name: en('auth.mpin.enterTitle') })).toBeVisible();
+  await page.getByLabel(en('auth.mpin.label'), { exact: true }).fill('4826');
+  await page.getByRole('button', { name: en('auth.mpin.verify') }).click();
+  await expect(page).toHaveURL(/\/dashboard/);
+
+  // Switch the language to Hindi from the menu.
+  await page.getByRole('button', { name: en('nav.openMenu') }).click();
+  await page.getByRole('navigation', { name: en('nav.menu') }).getByRole('link', { name: en('nav.language') }).click();
+  await page.getByRole('radio', { name: /हिन्दी/ }).or(page.getByRole('button', { name: /हिन्दी/ })).first().click();
+  await expect(page.getByRole('heading', { name: text('hn', 'language.title') })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', /^hi/);
+  await page.getByRole('button', { name: text('hn', 'nav.openMenu') }).click();
+  await expect(page.getByRole('navigation', { name: text('hn', 'nav.menu') }).getByRole('link', { name: text('hn', 'nav.sessions') })).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  // A second phone signs in as the same retailer and ends every other session.
+  const other = await browser.newContext();
+  const second = await other.newPage();
+  await signInWithOtp(second, request, '9876543212');
+  await expect(second).toHaveURL(/\/dashboard/);
+  await second.goto('/sessions');
+  await expect(second.getByText(en('sessions.thisDevice'))).toBeVisible();
+  await second.getByRole('button', { name: en('sessions.endAllOthers') }).click();
+  await second.getByRole('dialog').getByRole('button', { name: en('sessions.endAllOthers') }).click();
+  await expect(second.getByText(en('sessions.noOthers'))).toBeVisible();
+  await other.close();
+
+  // The first phone's next call answers 511: local storage is cleared and it lands on /login.
+  await page.goto('/sessions');
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+});
+
+test('the login form says what is wrong before anything is sent', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByRole('button', { name: en('auth.login.sendOtp') }).click();
+  await expect(page.getByText(en('common.required'))).toBeVisible();
+  await page.getByLabel(en('auth.login.mobileLabel')).fill('12345');
+  await page.getByRole('button', { name: en('auth.login.sendOtp') }).click();
+  await expect(page.getByText(en('auth.login.invalidMobile'))).toBeVisible();
+});
+
+test('a wrong OTP shows the tries left', async ({ page, request }) => {
+  await page.goto('/login');
+  await page.getByLabel(en('auth.login.mobileLabel')).fill('9876543211');
+  await page.getByRole('button', { name: en('auth.login.sendOtp') }).click();
+  await expect(page.getByRole('heading', { name: en('auth.otp.title') })).toBeVisible();
+  const res = await request.get('/api/dev/outbox?to=%2B919876543211&limit=1');
+  const real = /\b(\d{6})\b/.exec(((await res.json()) as { data: Array<{ body: string }> }).data[0]!.body)![1]!;
+  await page.getByLabel(en('auth.otp.label')).fill(real === '000000' ? '111111' : '000000');
+  await page.getByRole('button', { name: en('auth.otp.verify') }).click();
+  await expect(page.getByText(en('auth.attemptsLeft', { attempts: '4' }))).toBeVisible();
+});
