@@ -73,6 +73,11 @@ export async function verifyEmmAuthSession(
   } catch {
     return { ok: false, reason: 'undecryptable' };
   }
+  return checkEmmTimestamp(text, now, windowMs);
+}
+
+/** The decrypted text must be a millisecond timestamp within the window around `now`. */
+export function checkEmmTimestamp(text: string, now: number, windowMs: number): EmmAuthCheck {
   if (!/^\d{10,16}$/.test(text)) return { ok: false, reason: 'undecryptable' };
   const timestamp = Number(text);
   if (Math.abs(now - timestamp) > windowMs) return { ok: false, reason: 'stale' };

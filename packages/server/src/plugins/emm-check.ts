@@ -5,7 +5,7 @@
  */
 import { createDecipheriv } from 'node:crypto';
 import { EMM_IV_BYTES } from '@kisht/domain/constants';
-import { deriveEmmKeyText, type EmmAuthCheck } from '@kisht/domain/emm-auth';
+import { checkEmmTimestamp, deriveEmmKeyText, type EmmAuthCheck } from '@kisht/domain/emm-auth';
 
 const HEX = /^[0-9a-fA-F]+$/;
 
@@ -23,8 +23,5 @@ export function checkEmmHeader(value: string, path: string, orgId: number, now: 
   } catch {
     return { ok: false, reason: 'undecryptable' };
   }
-  if (!/^\d{10,16}$/.test(text)) return { ok: false, reason: 'undecryptable' };
-  const timestamp = Number(text);
-  if (Math.abs(now - timestamp) > windowMs) return { ok: false, reason: 'stale' };
-  return { ok: true, timestamp };
+  return checkEmmTimestamp(text, now, windowMs);
 }
