@@ -38,3 +38,11 @@ test('signed out visitors are sent to /login from signed-in screens', async ({ p
   await page.goto('/sessions');
   await expect(page).toHaveURL(/\/login$/);
 });
+
+test('a screen that cannot load shows the generic error screen with its message', async ({ page }) => {
+  // The pricing screen's code fails to download (a dropped connection mid-navigation).
+  await page.route(/\/assets\/pricing-screen-[^/]+\.js$/, (route) => route.abort('connectionreset'));
+  await page.goto('/login');
+  await page.getByRole('link', { name: en('nav.pricing') }).click();
+  await expect(page.getByRole('heading', { name: en('routeError.title') })).toBeVisible();
+});
