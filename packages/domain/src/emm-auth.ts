@@ -48,6 +48,16 @@ export async function createEmmAuthSession(url: string, orgId: number, now: numb
   return `${toHex(iv)}:${toHex(new Uint8Array(cipher))}`;
 }
 
+/** Splits `iv:ciphertext` (hex) into bytes; null unless the IV is 16 bytes and the ciphertext whole AES blocks. */
+export function parseEmmHeader(value: string): { iv: Uint8Array<ArrayBuffer>; cipher: Uint8Array<ArrayBuffer> } | null {
+  const [ivHex, cipherHex, extra] = value.split(':');
+  if (extra !== undefined || !ivHex || !cipherHex) return null;
+  const iv = fromHex(ivHex);
+  const cipher = fromHex(cipherHex);
+  if (!iv || !cipher || iv.length !== EMM_IV_BYTES || cipher.length === 0 || cipher.length % 16 !== 0) return null;
+  return { iv, cipher };
+}
+
 export type EmmAuthCheck = { ok: true; timestamp: number } | { ok: false; reason: 'malformed' | 'undecryptable' | 'stale' };
 
 /** Decrypts and checks the freshness of a header value; replay detection is the caller's (it needs shared state). */
@@ -58,13 +68,9 @@ export async function verifyEmmAuthSession(
   now: number = Date.now(),
   windowMs: number = EMM_AUTH_WINDOW_MS,
 ): Promise<EmmAuthCheck> {
-  const [ivHex, cipherHex, extra] = value.split(':');
-  if (extra !== undefined || !ivHex || !cipherHex) return { ok: false, reason: 'malformed' };
-  const iv = fromHex(ivHex);
-  const cipher = fromHex(cipherHex);
-  if (!iv || !cipher || iv.length !== EMM_IV_BYTES || cipher.length === 0 || cipher.length % 16 !== 0) {
-    return { ok: false, reason: 'malformed' };
-  }
+  const parts = parseEmmHeader(value);
+  if (!parts) return { ok: false, reason: 'malformed' };
+  const { iv, cipher } = parts;
   let text: string;
   try {
     const key = await importKey(path, orgId, 'decrypt');

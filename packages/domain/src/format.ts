@@ -32,17 +32,34 @@ export function formatDate(value: DateInput): string {
   return full === NOT_AVAILABLE ? full : full.slice(0, 10);
 }
 
-/** Abbreviates large numbers the Indian way: K (thousand), L (lakh, 1e5), Cr (crore, 1e7), two decimals. */
+const UNITS = [
+  { size: 1, suffix: '' },
+  { size: 1e3, suffix: 'K' },
+  { size: 1e5, suffix: 'L' },
+  { size: 1e7, suffix: 'Cr' },
+] as const;
+
+/**
+ * Abbreviates large numbers the Indian way: K (thousand), L (lakh, 1e5), Cr (crore, 1e7), two decimals.
+ * When rounding reaches the next unit it moves up, so 99,999 shows 1.00L rather than 100.00K.
+ */
 export function abbreviateNumber(value: number | string | null | undefined): string {
   if (value === null || value === undefined || value === '') return NOT_AVAILABLE;
   const n = typeof value === 'number' ? value : Number(value);
   if (!Number.isFinite(n)) return NOT_AVAILABLE;
   const sign = n < 0 ? '-' : '';
   const abs = Math.abs(n);
-  if (abs >= 1e7) return `${sign}${(abs / 1e7).toFixed(2)}Cr`;
-  if (abs >= 1e5) return `${sign}${(abs / 1e5).toFixed(2)}L`;
-  if (abs >= 1e3) return `${sign}${(abs / 1e3).toFixed(2)}K`;
-  return `${sign}${Number.isInteger(abs) ? abs : abs.toFixed(2)}`;
+  let i = UNITS.findLastIndex((u) => abs >= u.size);
+  if (i < 0) i = 0;
+  let hundredths = Math.round((abs / UNITS[i]!.size) * 100);
+  const next = UNITS[i + 1];
+  if (next && hundredths * UNITS[i]!.size >= next.size * 100) {
+    i += 1;
+    hundredths = Math.round((abs / next.size) * 100);
+  }
+  const unit = UNITS[i]!;
+  const digits = unit.suffix === '' && hundredths % 100 === 0 ? String(hundredths / 100) : (hundredths / 100).toFixed(2);
+  return `${sign}${digits}${unit.suffix}`;
 }
 
 /** Cuts text longer than the limit and marks the cut with an ellipsis. */

@@ -26,8 +26,12 @@ import security from './plugins/security.ts';
 import { createUsersRepository, createSignupRepository } from './modules/users/users.repository.ts';
 import { createOtpRepository } from './modules/auth/otp.repository.ts';
 import { createSessionsRepository } from './modules/sessions/sessions.repository.ts';
+import { createSessionsService } from './modules/sessions/sessions.service.ts';
 import { createOrgRepository } from './modules/config/org.repository.ts';
+import { createEmmSeenRepository } from './modules/security/emm-seen.repository.ts';
+import { createSmsOutboxRepository } from './modules/dev/sms-outbox.repository.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
+import { createSignupsService } from './modules/users/signups.service.ts';
 import { deriveKey } from './modules/auth/secrets.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.ts';
@@ -35,6 +39,8 @@ import { configRoutes } from './modules/config/config.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { devRoutes } from './modules/dev/dev.routes.ts';
 import { localesRoutes } from './modules/locales/locales.routes.ts';
+import { operatorRoutes } from './modules/operator/operator.routes.ts';
+import { operatorKey } from './secret.ts';
 
 export const VERSION = '0.1.0';
 
@@ -57,7 +63,7 @@ export async function buildApp(config: Config, deps: AppDeps) {
       port: config.MQTT_PORT, host: config.MQTT_HOST, secret: deps.secret,
       clientId: `kisht-api-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
     }));
-  const outbox = config.SMS_PROVIDER === 'dev-outbox' ? new DevOutboxSmsProvider(db) : null;
+  const outbox = config.SMS_PROVIDER === 'dev-outbox' ? new DevOutboxSmsProvider(createSmsOutboxRepository(db)) : null;
   const sms: SmsProvider = deps.sms ?? outbox ?? new WebhookSmsProvider(config.SMS_WEBHOOK_URL!, config.SMS_WEBHOOK_TOKEN);
 
   const app = Fastify({
@@ -98,7 +104,7 @@ export async function buildApp(config: Config, deps: AppDeps) {
 
   registerErrorHandling(app, { consoleIndex: path.join(config.CONSOLE_DIST, 'index.html') });
   await app.register(security, {
-    db, sessions, tokenKey, emm: config.EMM_AUTH, appOrgId: config.APP_ORG_ID,
+    emmSeen: createEmmSeenRepository(db), sessions, tokenKey, emm: config.EMM_AUTH, appOrgId: config.APP_ORG_ID,
     emmWindowMs: config.limits.emmWindowMs, sessionTouchSeconds: config.limits.sessionTouchSeconds,
   });
 
@@ -111,11 +117,12 @@ export async function buildApp(config: Config, deps: AppDeps) {
   }
 
   await app.register(healthRoutes, { db, broker, version: VERSION });
-  await app.register(authRoutes, { auth, signups, appOrgId: config.APP_ORG_ID });
-  await app.register(sessionsRoutes, { sessions });
+  await app.register(authRoutes, { auth, signups: createSignupsService({ db, users, signups, appOrgId: config.APP_ORG_ID }) });
+  await app.register(sessionsRoutes, { sessions: createSessionsService(sessions) });
   await app.register(configRoutes, { orgs, appOrgId: config.APP_ORG_ID });
   await app.register(localesRoutes, { cacheSeconds: CACHE_SECONDS.query });
-  if (outbox) await app.register(devRoutes, { outbox });
+  if (outbox) await app.register(devRoutes, { outbox: outbox.outbox });
+  await app.register(operatorRoutes, { db, operatorKey: operatorKey(deps.secret) });
 
   if (existsSync(config.CONSOLE_DIST)) {
     await app.register(fastifyStatic, {

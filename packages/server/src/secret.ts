@@ -1,7 +1,7 @@
 /** The secret keys derive from: APP_SECRET, or in development one generated once and kept beside the data. */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { Config } from './config.ts';
 import { REPO_ROOT } from './config.ts';
 
@@ -14,4 +14,9 @@ export function resolveSecret(config: Config): string {
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+/** The key the operator CLI presents to the running server's local endpoint. */
+export function operatorKey(secret: string): string {
+  return createHmac('sha256', secret).update('operator-endpoint').digest('hex');
 }

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { resolveSecret } from './secret.ts';
 import { DEMO_USERS, seedDemo } from './db/seed.ts';
+import { readRunningServer, writeServerLock } from './server-lock.ts';
 
 async function main() {
   let config;
@@ -16,13 +17,22 @@ async function main() {
     }
     throw error;
   }
-  if (!config.DATABASE_URL && config.DATA_DIR !== 'memory://') mkdirSync(config.DATA_DIR, { recursive: true });
+  if (!config.DATABASE_URL && config.DATA_DIR !== 'memory://') {
+    const holder = readRunningServer(config.DATA_DIR);
+    if (holder) {
+      console.error(`Another server (pid ${holder.pid}, port ${holder.port}) is using ${config.DATA_DIR}; PGlite serves one process. Stop it or set DATA_DIR.`);
+      process.exit(1);
+    }
+    mkdirSync(config.DATA_DIR, { recursive: true });
+  }
   const built = await buildApp(config, { secret: resolveSecret(config) });
   if (config.seedDemo) await seedDemo(built.db);
 
+  let releaseLock = () => undefined as void;
   const shutdown = async (signal: string) => {
     built.app.log.info({ signal }, 'shutting down');
     await built.close();
+    releaseLock();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
@@ -31,6 +41,7 @@ async function main() {
   await built.app.listen({ port: config.PORT, host: config.HOST });
   const address = built.app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
+  if (!config.DATABASE_URL && config.DATA_DIR !== 'memory://') releaseLock = writeServerLock(config.DATA_DIR, port);
   const url = config.PUBLIC_URL ?? `http://localhost:${port}`;
   const broker = built.broker.status();
   const lines = [

@@ -81,7 +81,8 @@ export async function startTestApp(options: TestAppOptions = {}) {
     },
     options.limits,
   );
-  const built: BuiltApp = await buildApp(config, { db, secret: randomBytes(32).toString('hex'), ...(options.sms ? { sms: options.sms } : {}) });
+  const secret = randomBytes(32).toString('hex');
+  const built: BuiltApp = await buildApp(config, { db, secret, ...(options.sms ? { sms: options.sms } : {}) });
   await seedDemo(db);
 
   async function call(method: 'GET' | 'POST', url: string, c: Call = {}): Promise<LightMyRequestResponse> {
@@ -113,6 +114,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
   return {
     ...built,
     config,
+    secret,
     call,
     get: (url: string, c?: Call) => call('GET', url, c),
     post: (url: string, body?: unknown, c: Call = {}) => call('POST', url, { ...c, body: body ?? c.body }),

@@ -24,7 +24,6 @@ export const ERROR_CODES = [
   'ROUTE_NOT_FOUND',
   'METHOD_NOT_ALLOWED',
   'PAYLOAD_TOO_LARGE',
-  'SIGNUP_ALREADY_REQUESTED',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -10,11 +10,11 @@ import { checkEmmHeader } from './emm-check.ts';
 import { AppError } from '../errors.ts';
 import { peekOrg, readAccessToken } from '../modules/auth/secrets.ts';
 import type { SessionsRepository } from '../modules/sessions/sessions.repository.ts';
-import type { Queryable } from '../db/database.ts';
+import type { EmmSeenRepository } from '../modules/security/emm-seen.repository.ts';
 import './route-config.ts';
 
 export interface SecurityOptions {
-  db: Queryable;
+  emmSeen: EmmSeenRepository;
   sessions: SessionsRepository;
   tokenKey: Buffer;
   emm: 'enforce' | 'off';
@@ -30,6 +30,12 @@ function bearerOf(request: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
+/** Whether the global checks apply, decided by the matched route (not the raw URL, which may be percent-encoded). */
+function isApiRoute(routeUrl: string | undefined): boolean {
+  // The docs UI is a static page of the swagger-ui plugin, which cannot carry our route config.
+  return routeUrl !== undefined && routeUrl.startsWith('/api/') && !routeUrl.startsWith('/api/docs');
+}
+
 async function securityPlugin(app: FastifyInstance, options: SecurityOptions) {
   app.decorateRequest('auth', null);
 
@@ -38,37 +44,31 @@ async function securityPlugin(app: FastifyInstance, options: SecurityOptions) {
     const now = Date.now();
     if (now - lastSweep > options.emmWindowMs) {
       lastSweep = now;
-      await options.db.query(`DELETE FROM emm_auth_seen WHERE seen_at < now() - make_interval(secs => $1)`, [(2 * options.emmWindowMs) / 1000]);
+      await options.emmSeen.forgetOlderThan((2 * options.emmWindowMs) / 1000);
     }
-    const res = await options.db.query('INSERT INTO emm_auth_seen (value) VALUES ($1) ON CONFLICT DO NOTHING', [value]);
-    return res.rowCount > 0;
+    return options.emmSeen.remember(value);
   }
 
   app.addHook('onRequest', async (request) => {
+    if (request.is404 || !isApiRoute(request.routeOptions.url)) return;
     const config = request.routeOptions.config;
-    // The docs UI is a static page of the swagger-ui plugin, which cannot carry our route config.
-    if (!request.url.startsWith('/api/') || request.url.startsWith('/api/docs') || request.is404) return;
+    const token = bearerOf(request);
 
     if (options.emm === 'enforce' && !config.skipEmm) {
       const value = request.headers[EMM_AUTH_HEADER];
       if (typeof value !== 'string' || value === '') throw new AppError('EMM_AUTH_MISSING');
-      const token = bearerOf(request);
       const orgId = (token ? peekOrg(token) : null) ?? options.appOrgId;
       const result = checkEmmHeader(value, emmPathOf(request.url), orgId, Date.now(), options.emmWindowMs);
       if (!result.ok) throw new AppError('EMM_AUTH_INVALID');
       if (!(await rememberEmmValue(value.toLowerCase()))) throw new AppError('EMM_AUTH_REPLAYED');
     }
 
-    const token = bearerOf(request);
-    // Public routes answer everyone, but still learn who is calling when a good token comes along.
+    // Public routes answer callers without a token; a token that comes along must be good, as anywhere.
     if (config.public && !token) return;
     const claims = token ? await readAccessToken(options.tokenKey, token) : null;
     const userId = claims ? Number(claims.sub) : NaN;
     const session = claims && Number.isInteger(userId) ? await options.sessions.findActive(claims.sid, userId) : undefined;
-    if (!claims || !session) {
-      if (config.public) return;
-      throw new AppError('SESSION_INVALID');
-    }
+    if (!claims || !session) throw new AppError('SESSION_INVALID');
     if (Date.now() - session.last_seen_at.getTime() > options.sessionTouchSeconds * 1000) {
       await options.sessions.touch(session.id, request.ip);
     }

@@ -44,6 +44,5 @@ export function translate(lng: Language, key: string, fallback: string = key): s
 /** The language of a request: the i18next cookie the console sets, else English. */
 export function languageOf(cookieHeader: string | undefined): Language {
   const match = cookieHeader ? /(?:^|;\s*)i18next=([^;]+)/.exec(cookieHeader) : null;
-  const value = match?.[1] ? decodeURIComponent(match[1]) : undefined;
-  return isLanguage(value) ? value : FALLBACK_LANGUAGE;
+  return isLanguage(match?.[1]) ? match[1] : FALLBACK_LANGUAGE;
 }

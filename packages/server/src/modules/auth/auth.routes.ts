@@ -9,14 +9,20 @@ import {
 import { ok } from '../../shared/reply.ts';
 import { clientDetailsOf } from '../../shared/client-details.ts';
 import { authOf } from '../../plugins/route-config.ts';
-import { AppError } from '../../errors.ts';
+import { assertAccess, type AccessRequirement } from '../../plugins/access.ts';
 import type { AuthService } from './auth.service.ts';
-import type { SignupRepository } from '../users/users.repository.ts';
+import type { SignupsService } from '../users/signups.service.ts';
 
-const errors = { 400: ErrorReply, 401: ErrorReply, 409: ErrorReply, 429: ErrorReply, 511: ErrorReply };
+const errors = { 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 429: ErrorReply, 511: ErrorReply };
+
+/** A customer OTP starts an uninstall or an unlock, so it needs the switches of that action. */
+const CUSTOMER_OTP_ACCESS: Record<'UNINSTALL' | 'BYPASS_CODE', AccessRequirement> = {
+  UNINSTALL: { userAccess: ['unistall'], lockAccess: ['uninstall'] },
+  BYPASS_CODE: { userAccess: ['lock_unlock'], lockAccess: ['unlock'] },
+};
 const tags = ['auth'];
 
-export async function authRoutes(app: App, opts: { auth: AuthService; signups: SignupRepository; appOrgId: number }) {
+export async function authRoutes(app: App, opts: { auth: AuthService; signups: SignupsService }) {
   const { auth } = opts;
   const publicRoute = { public: true };
 
@@ -33,7 +39,7 @@ export async function authRoutes(app: App, opts: { auth: AuthService; signups: S
   app.post('/api/auth/resend-otp', {
     config: publicRoute,
     schema: { tags, summary: 'Send a new code for an OTP request (throttled)', body: ResendOtpBody, response: { 200: Ok(OtpRequested), ...errors } },
-  }, async (request) => ok(request, await auth.resend(request.body.request_id, request.ip), 'OTP_SENT'));
+  }, async (request) => ok(request, await auth.resend(request.body.request_id, request.ip, request.auth?.userId ?? null), 'OTP_SENT'));
 
   app.post('/api/auth/forgot-password', {
     config: publicRoute,
@@ -52,6 +58,7 @@ export async function authRoutes(app: App, opts: { auth: AuthService; signups: S
     schema: { tags, summary: "Send an UNINSTALL or BYPASS_CODE OTP to a customer's phone", security: [{ bearer: [] }], body: SendOtpToUserBody, response: { 200: Ok(OtpRequested), ...errors } },
   }, async (request) => {
     const caller = authOf(request);
+    assertAccess(caller, CUSTOMER_OTP_ACCESS[request.body.purpose]);
     return ok(request, await auth.requestCustomerOtp(request.body.purpose, request.body.mobile, request.ip, caller.userId), 'OTP_SENT');
   });
 
@@ -83,14 +90,9 @@ export async function authRoutes(app: App, opts: { auth: AuthService; signups: S
 
   app.post('/api/user/signup_request', {
     config: publicRoute,
-    schema: { tags: ['user'], summary: 'Ask for a retailer account; an operator approves it', body: SignupRequestBody, response: { 200: Ok(Type.Object({})), ...errors } },
+    schema: { tags: ['user'], summary: 'Ask for a retailer account; an operator approves it (same answer for a repeated request)', body: SignupRequestBody, response: { 200: Ok(Type.Object({})), ...errors } },
   }, async (request) => {
-    const body = request.body;
-    const created = await opts.signups.insert({
-      org_id: opts.appOrgId, first_name: body.first_name.trim(), last_name: body.last_name.trim(), mobile: body.mobile,
-      shop_name: body.shop_name.trim(), city: body.city.trim(), email: body.email ?? null, ip: request.ip,
-    });
-    if (!created) throw new AppError('SIGNUP_ALREADY_REQUESTED');
+    await opts.signups.request(request.body, request.ip);
     return ok(request, {}, 'SIGNUP_REQUESTED');
   });
 }

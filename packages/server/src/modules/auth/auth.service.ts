@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { OtpPurpose } from '@kisht/domain/constants';
-import type { Database } from '../../db/database.ts';
+import type { Database, Queryable } from '../../db/database.ts';
 import type { Limits } from '../../config.ts';
 import { AppError } from '../../errors.ts';
 import type { SmsProvider } from '../../providers/sms/sms-provider.ts';
@@ -62,8 +62,10 @@ export function createAuthService(deps: AuthServiceDeps) {
     resend_after_seconds: limits.otpResendAfterSeconds,
   });
 
-  async function enforceSendLimits(mobile: string, ip: string | null) {
-    const recent = await otps.recentSends(mobile, ip);
+  /** Inside the sending transaction, after lockSender: refuses a send over the per-number or per-address limit. */
+  async function enforceSendLimits(mobile: string, ip: string | null, tx: Queryable) {
+    await otps.lockSender(mobile, ip, tx);
+    const recent = await otps.recentSends(mobile, ip, tx);
     const overMobile = recent.by_mobile >= limits.otpSendsPerMobilePerHour;
     const overIp = ip !== null && recent.by_ip >= limits.otpSendsPerIpPerHour;
     if (overMobile || overIp) {
@@ -78,14 +80,14 @@ export function createAuthService(deps: AuthServiceDeps) {
    * null and no message goes out, but the request, its limits and the answer look exactly the same.
    */
   async function issue(purpose: OtpPurpose, mobile: string, recipient: UserRow | null, ip: string | null, requestedBy: number | null) {
-    await enforceSendLimits(mobile, ip);
     const id = randomUUID();
     const code = generateOtp();
     await db.transaction(async (tx) => {
+      await enforceSendLimits(mobile, ip, tx);
       await otps.create({ id, purpose, mobile, user_id: recipient?.id ?? null, requested_by: requestedBy, code_hash: hashOtp(deps.otpKey, id, code), ip, ttlSeconds: limits.otpTtlSeconds }, tx);
       await otps.recordSend(id, mobile, ip, tx);
     });
-    if (recipient || purpose === 'UNINSTALL' || purpose === 'BYPASS_CODE') {
+    if (recipient || requestedBy !== null) {
       await sms.send({ to: mobile, body: SMS_TEXT[purpose](code, deps.appName), purpose });
     }
     return requested(id);
@@ -132,20 +134,20 @@ export function createAuthService(deps: AuthServiceDeps) {
       return issue(purpose, mobile, null, ip, requestedBy);
     },
 
-    async resend(requestId: string, ip: string | null): Promise<OtpRequested> {
+    /** A new code for the same request. A customer OTP can be resent only by the retailer who asked for it. */
+    async resend(requestId: string, ip: string | null, callerId: number | null): Promise<OtpRequested> {
       const code = generateOtp();
       const row = await db.transaction(async (tx) => {
         const found = await otps.findForUpdate(requestId, tx);
         if (!found || found.consumed_at || found.attempts >= limits.otpMaxAttempts) throw new AppError('OTP_EXPIRED');
+        if (found.requested_by !== null && found.requested_by !== callerId) throw new AppError('OTP_EXPIRED');
         const wait = Math.ceil((found.last_sent_at.getTime() + limits.otpResendAfterSeconds * 1000 - found.now.getTime()) / 1000);
         if (wait > 0) throw new AppError('OTP_RESEND_TOO_SOON', { retry_after_seconds: wait });
         if (found.resends >= limits.otpMaxResends) throw new AppError('OTP_RESEND_LIMIT');
+        await enforceSendLimits(found.mobile, ip, tx);
+        await otps.replaceCode(found.id, hashOtp(deps.otpKey, found.id, code), limits.otpTtlSeconds, tx);
+        await otps.recordSend(found.id, found.mobile, ip, tx);
         return found;
-      });
-      await enforceSendLimits(row.mobile, ip);
-      await db.transaction(async (tx) => {
-        await otps.replaceCode(row.id, hashOtp(deps.otpKey, row.id, code), limits.otpTtlSeconds, tx);
-        await otps.recordSend(row.id, row.mobile, ip, tx);
       });
       if (row.user_id !== null || row.requested_by !== null) {
         await sms.send({ to: row.mobile, body: SMS_TEXT[row.purpose](code, deps.appName), purpose: row.purpose });
@@ -193,16 +195,12 @@ export function createAuthService(deps: AuthServiceDeps) {
       const user = await users.findById(userId);
       if (!user) throw new AppError('SESSION_INVALID');
       if (!user.mpin_hash) throw new AppError('MPIN_NOT_SET');
-      if (user.mpin_failed >= limits.mpinMaxAttempts) {
-        await sessions.endAllExcept(userId, null, 'mpin_locked');
-        throw new AppError('MPIN_LOCKED');
-      }
-      if (await checkMpin(mpin, user.mpin_hash)) {
+      const used = await users.takeMpinTry(userId, limits.mpinMaxAttempts);
+      if (used !== null && (await checkMpin(mpin, user.mpin_hash))) {
         await users.clearMpinFailures(userId);
         return;
       }
-      const failed = await users.recordMpinFailure(userId);
-      const left = limits.mpinMaxAttempts - failed;
+      const left = used === null ? 0 : limits.mpinMaxAttempts - used;
       if (left <= 0) {
         await sessions.endAllExcept(userId, null, 'mpin_locked');
         throw new AppError('MPIN_LOCKED');

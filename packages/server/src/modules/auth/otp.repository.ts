@@ -18,6 +18,14 @@ export interface OtpRow {
 
 export function createOtpRepository(db: Queryable) {
   return {
+    /**
+     * Serialises sends to one number and from one address until the transaction ends, so parallel
+     * requests cannot all count the same history and slip past the limits. Always number, then address.
+     */
+    async lockSender(mobile: string, ip: string | null, q: Queryable): Promise<void> {
+      await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`otp-mobile:${mobile}`]);
+      if (ip) await q.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`otp-ip:${ip}`]);
+    },
     /** Sends in the last hour to a number and from an address. */
     async recentSends(mobile: string, ip: string | null, q: Queryable = db) {
       const res = await q.query<{ by_mobile: number; by_ip: number; oldest_mobile: Date | null; oldest_ip: Date | null }>(

@@ -1,10 +1,16 @@
-/** GET /api/dev/outbox: the development SMS outbox. Registered only when SMS_PROVIDER=dev-outbox (never in production). */
+/**
+ * GET /api/dev/outbox: the development SMS outbox. Registered only when SMS_PROVIDER=dev-outbox (never in
+ * production), and answered only to callers on this machine: the OTPs in it sign anyone in.
+ */
 import { Type } from 'typebox';
 import type { App } from '../../shared/types.ts';
 import { Mobile } from '../../contract/auth.ts';
-import type { DevOutboxSmsProvider } from '../../providers/sms/dev-outbox.ts';
+import type { SmsOutboxRepository } from './sms-outbox.repository.ts';
+import { AppError } from '../../errors.ts';
 
-export async function devRoutes(app: App, opts: { outbox: DevOutboxSmsProvider }) {
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
+
+export async function devRoutes(app: App, opts: { outbox: SmsOutboxRepository }) {
   app.get('/api/dev/outbox', {
     config: { public: true, skipEmm: true },
     schema: {
@@ -20,7 +26,8 @@ export async function devRoutes(app: App, opts: { outbox: DevOutboxSmsProvider }
       },
     },
   }, async (request) => {
-    const rows = await opts.outbox.list(request.query.to, request.query.limit);
+    if (!LOOPBACK.test(request.socket.remoteAddress ?? '')) throw new AppError('ROUTE_NOT_FOUND');
+    const rows = await opts.outbox.latest(request.query.to, request.query.limit);
     return { success: true as const, message: 'Success', data: rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })) };
   });
 }

@@ -61,13 +61,16 @@ export function createUsersRepository(db: Queryable) {
     async setMpin(id: number, hash: string, q: Queryable = db): Promise<void> {
       await q.query('UPDATE users SET mpin_hash = $2, mpin_failed = 0 WHERE id = $1', [id, hash]);
     },
-    /** Counts one more wrong MPIN and returns the new count. */
-    async recordMpinFailure(id: number, q: Queryable = db): Promise<number> {
+    /**
+     * Takes one MPIN try before the MPIN is checked, in one statement, so parallel guesses cannot all pass
+     * under the limit. Returns the tries used including this one, or null when none are left.
+     */
+    async takeMpinTry(id: number, max: number, q: Queryable = db): Promise<number | null> {
       const res = await q.query<{ mpin_failed: number }>(
-        'UPDATE users SET mpin_failed = mpin_failed + 1 WHERE id = $1 RETURNING mpin_failed',
-        [id],
+        'UPDATE users SET mpin_failed = mpin_failed + 1 WHERE id = $1 AND mpin_failed < $2 RETURNING mpin_failed',
+        [id, max],
       );
-      return res.rows[0]?.mpin_failed ?? 0;
+      return res.rows[0]?.mpin_failed ?? null;
     },
     async clearMpinFailures(id: number, q: Queryable = db): Promise<void> {
       await q.query('UPDATE users SET mpin_failed = 0 WHERE id = $1 AND mpin_failed <> 0', [id]);
@@ -103,6 +106,10 @@ export function createSignupRepository(db: Queryable) {
         [row.org_id, row.first_name, row.last_name, row.mobile, row.shop_name, row.city, row.email, row.ip],
       );
       return res.rowCount > 0;
+    },
+    async countRecentFrom(ip: string): Promise<number> {
+      const res = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM signup_requests WHERE ip = $1 AND created_at > now() - interval '1 hour'`, [ip]);
+      return res.rows[0]!.n;
     },
     async listPending(): Promise<SignupRow[]> {
       return (await db.query<SignupRow>(`SELECT * FROM signup_requests WHERE status = 'pending' ORDER BY id`)).rows;

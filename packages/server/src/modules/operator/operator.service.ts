@@ -1,0 +1,66 @@
+/** The operator's commands (signups, access switches, organisation switches), shared by the CLI and the local endpoint. */
+import { LOCK_ACCESS_KEYS, ORG_FEATURE_KEYS, USER_ACCESS_KEYS, type OrgFeatureKey } from '@kisht/domain/constants';
+import type { Database } from '../../db/database.ts';
+import { createSignupRepository, createUsersRepository } from '../users/users.repository.ts';
+import { createSignupsService } from '../users/signups.service.ts';
+import { createOrgRepository } from '../config/org.repository.ts';
+
+export const OPERATOR_USAGE = 'commands: signups | approve <id> | reject <id> | access <mobile> key=0|1 ... | feature <org_id> <switch> on|off';
+
+export async function runOperatorCommand(db: Database, args: string[], print: (line: string) => void = console.log): Promise<number> {
+  const [command, ...rest] = args;
+  const users = createUsersRepository(db);
+  // The operator decides on requests; filing them (the only use of appOrgId) happens in the API.
+  const signups = createSignupsService({ db, users, signups: createSignupRepository(db), appOrgId: 0 });
+  switch (command) {
+    case 'signups': {
+      const pending = await signups.pending();
+      if (pending.length === 0) print('No pending signup requests.');
+      for (const s of pending) print(`${s.id}\t${s.mobile}\t${s.first_name} ${s.last_name}\t${s.shop_name}, ${s.city}\t${s.created_at.toISOString()}`);
+      return 0;
+    }
+    case 'approve':
+    case 'reject': {
+      const id = Number(rest[0]);
+      if (!Number.isInteger(id)) return fail(print, `usage: ${command} <signup id>`);
+      const outcome = await signups.decide(id, command);
+      print(outcome.text);
+      return outcome.done ? 0 : 1;
+    }
+    case 'access': {
+      const [mobile, ...pairs] = rest;
+      const user = mobile ? await users.findByMobile(mobile) : undefined;
+      if (!user) return fail(print, 'usage: access <+91 mobile of an existing user> key=0|1 ...');
+      const userAccess: Record<string, '0' | '1'> = {};
+      const lockAccess: Record<string, '0' | '1'> = {};
+      for (const pair of pairs) {
+        const [key, value] = pair.split('=');
+        if (value !== '0' && value !== '1') return fail(print, `${pair}: the value must be 0 or 1`);
+        if ((USER_ACCESS_KEYS as readonly string[]).includes(key!)) userAccess[key!] = value;
+        else if ((LOCK_ACCESS_KEYS as readonly string[]).includes(key!)) lockAccess[key!] = value;
+        else return fail(print, `${key}: not one of ${[...USER_ACCESS_KEYS, ...LOCK_ACCESS_KEYS].join(', ')}`);
+      }
+      if (Object.keys(userAccess).length) await users.setAccess(user.id, 'user_access', userAccess);
+      if (Object.keys(lockAccess).length) await users.setAccess(user.id, 'lock_access', lockAccess);
+      print(`Updated access of ${user.mobile}.`);
+      return 0;
+    }
+    case 'feature': {
+      const [org, feature, state] = rest;
+      if (!(ORG_FEATURE_KEYS as readonly string[]).includes(feature ?? '') || (state !== 'on' && state !== 'off')) {
+        return fail(print, `usage: feature <org_id> <${ORG_FEATURE_KEYS.join('|')}> on|off`);
+      }
+      const changed = await createOrgRepository(db).setFeature(Number(org), feature as OrgFeatureKey, state === 'on');
+      if (!changed) return fail(print, `No organisation ${org}.`);
+      print(`Organisation ${org}: ${feature} ${state}.`);
+      return 0;
+    }
+    default:
+      return fail(print, OPERATOR_USAGE);
+  }
+}
+
+function fail(print: (line: string) => void, message: string): number {
+  print(message);
+  return 1;
+}

@@ -1,0 +1,16 @@
+/** X-EMM-Auth-Session values already used, shared by every API node so a replay fails on any of them. */
+import type { Queryable } from '../../db/database.ts';
+
+export function createEmmSeenRepository(db: Queryable) {
+  return {
+    /** Records a value; false when it was seen before. */
+    async remember(value: string): Promise<boolean> {
+      const res = await db.query('INSERT INTO emm_auth_seen (value) VALUES ($1) ON CONFLICT DO NOTHING', [value]);
+      return res.rowCount > 0;
+    },
+    async forgetOlderThan(seconds: number): Promise<void> {
+      await db.query('DELETE FROM emm_auth_seen WHERE seen_at < now() - make_interval(secs => $1)', [seconds]);
+    },
+  };
+}
+export type EmmSeenRepository = ReturnType<typeof createEmmSeenRepository>;
