@@ -15,6 +15,8 @@ const config = loadConfig({
   MQTT_PORT: '0',
   MQTT_HOST: '127.0.0.1',
   ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+  // EMM_AUTH=off measures what the anti-replay check costs (the insert into emm_auth_seen per request).
+  ...(process.env.EMM_AUTH ? { EMM_AUTH: process.env.EMM_AUTH } : {}),
   CONSOLE_DIST: '/nonexistent',
 });
 const built = await buildApp(config, { secret: randomBytes(32).toString('hex') });
