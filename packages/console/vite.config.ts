@@ -47,6 +47,9 @@ export default defineConfig({
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/locales(\/|$)/],
         cleanupOutdatedCaches: true,
+        // Take control of the page that installed the worker, so a deploy that lands during a first
+        // visit can still be applied by Reload (a page without a controller never sees the switch).
+        clientsClaim: true,
         // Other dictionaries: show the cached one at once, refresh it in the background.
         // Nothing under /api is cached: no route matches it, so those requests go to the network.
         runtimeCaching: [

@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { en, signInWithOtp } from './fixtures.ts';
 
@@ -45,4 +46,29 @@ test('a screen that cannot load shows the generic error screen with its message'
   await page.goto('/login');
   await page.getByRole('link', { name: en('nav.pricing') }).click();
   await expect(page.getByRole('heading', { name: en('routeError.title') })).toBeVisible();
+});
+
+test('a new deploy offers Reload, which activates the new version and reloads', async ({ page }) => {
+  const sw = new URL('../../console/dist/sw.js', import.meta.url);
+  const original = readFileSync(sw, 'utf8');
+  await page.goto('/login');
+  await expect(page.getByText(en('pwa.offlineReady'))).toBeVisible({ timeout: 20_000 });
+  try {
+    // A new deploy: the service worker script changes on the server.
+    writeFileSync(sw, `${original}\n// deploy ${Date.now()}\n`);
+    await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.getRegistration();
+      await registration?.update();
+    });
+    await expect(page.getByText(en('pwa.needRefresh'))).toBeVisible({ timeout: 20_000 });
+    const reloaded = page.waitForEvent('load');
+    await page.getByRole('button', { name: en('pwa.reload') }).click();
+    await reloaded;
+    await expect(page.getByText(en('pwa.needRefresh'))).toBeHidden();
+    // The worker now in control is the new one.
+    const active = await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.waiting === null);
+    expect(active).toBe(true);
+  } finally {
+    writeFileSync(sw, original);
+  }
 });

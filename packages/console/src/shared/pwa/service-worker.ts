@@ -19,10 +19,15 @@ export const updatePrompt = {
     updateWaiting = false;
     listeners.forEach((l) => l());
   },
-  /** Tells the waiting worker to take over; the page reloads when it controls the page. */
+  /**
+   * Tells the waiting worker to take over and reloads once it controls the page. The reload hangs on
+   * 'controllerchange' because the plugin reloads only when a worker already controlled the page at
+   * registration, which is not so during a first visit.
+   */
   async reload() {
-    if (applyUpdate) await applyUpdate(true);
-    else window.location.reload();
+    if (!applyUpdate || !('serviceWorker' in navigator)) return window.location.reload();
+    navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
+    await applyUpdate(false);
   },
 };
 
