@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { abbreviateNumber, formatDate, formatDateTime, isBirthdayToday, NOT_AVAILABLE, truncateText, yearsLeft } from './format.ts';
+import { abbreviateNumber, formatDate, formatDateTime, isBirthdayToday, NOT_AVAILABLE, todayInIndia, truncateText, yearsLeft } from './format.ts';
 
 describe('formatDateTime', () => {
   it('shows UTC instants in India time as DD-MM-YYYY hh:mm A', () => {
@@ -90,5 +90,12 @@ describe('isBirthdayToday', () => {
     expect(isBirthdayToday('1990-11-21', new Date('2026-11-21T19:00:00Z'))).toBe(false);
     expect(isBirthdayToday(null)).toBe(false);
     expect(isBirthdayToday('garbage')).toBe(false);
+  });
+});
+
+describe('todayInIndia', () => {
+  it('turns over at midnight India time, not UTC', () => {
+    expect(todayInIndia(new Date('2026-11-21T18:29:59Z'))).toBe('2026-11-21');
+    expect(todayInIndia(new Date('2026-11-21T18:30:00Z'))).toBe('2026-11-22');
   });
 });

@@ -95,3 +95,8 @@ export function isBirthdayToday(birthday: string | null | undefined, now: Date =
   const ist = new Date(now.getTime() + IST_OFFSET_MINUTES * 60_000);
   return Number(match[2]) === ist.getUTCMonth() + 1 && Number(match[3]) === ist.getUTCDate();
 }
+
+/** Today's calendar date in India (YYYY-MM-DD), the date loans and dues are counted in. */
+export function todayInIndia(now: Date = new Date()): string {
+  return new Date(now.getTime() + IST_OFFSET_MINUTES * 60_000).toISOString().slice(0, 10);
+}

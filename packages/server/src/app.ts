@@ -40,6 +40,12 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { devRoutes } from './modules/dev/dev.routes.ts';
 import { localesRoutes } from './modules/locales/locales.routes.ts';
 import { operatorRoutes } from './modules/operator/operator.routes.ts';
+import { createCatalogueRepository } from './modules/catalogue/catalogue.repository.ts';
+import { catalogueRoutes } from './modules/catalogue/catalogue.routes.ts';
+import { createCustomersRepository } from './modules/customers/customers.repository.ts';
+import { createCustomersService } from './modules/customers/customers.service.ts';
+import { customersRoutes } from './modules/customers/customers.routes.ts';
+import { createLicensesRepository } from './modules/licenses/licenses.repository.ts';
 import { operatorKey } from './secret.ts';
 
 export const VERSION = '0.1.0';
@@ -78,6 +84,8 @@ export async function buildApp(config: Config, deps: AppDeps) {
   const otps = createOtpRepository(db);
   const sessions = createSessionsRepository(db);
   const orgs = createOrgRepository(db);
+  const catalogue = createCatalogueRepository(db);
+  const customers = createCustomersService({ db, customers: createCustomersRepository(db), licenses: createLicensesRepository(db), catalogue });
   const tokenKey = deriveKey(deps.secret, 'access-token');
   const appOrg = await orgs.findById(config.APP_ORG_ID);
   if (!appOrg) throw new Error(`APP_ORG_ID ${config.APP_ORG_ID} is not an organisation in the database`);
@@ -120,6 +128,8 @@ export async function buildApp(config: Config, deps: AppDeps) {
   await app.register(authRoutes, { auth, signups: createSignupsService({ db, users, signups, appOrgId: config.APP_ORG_ID }) });
   await app.register(sessionsRoutes, { sessions: createSessionsService(sessions) });
   await app.register(configRoutes, { orgs, appOrgId: config.APP_ORG_ID });
+  await app.register(catalogueRoutes, { catalogue });
+  await app.register(customersRoutes, { customers });
   await app.register(localesRoutes, { cacheSeconds: CACHE_SECONDS.query });
   if (outbox) await app.register(devRoutes, { outbox: outbox.outbox });
   await app.register(operatorRoutes, { db, operatorKey: operatorKey(deps.secret) });
@@ -143,6 +153,6 @@ export async function buildApp(config: Config, deps: AppDeps) {
     if (!deps.db) await db.close();
   }
 
-  return { app, db, broker, close, services: { auth, users, signups, sessions, orgs } };
+  return { app, db, broker, close, services: { auth, users, signups, sessions, orgs, customers } };
 }
 export type BuiltApp = Awaited<ReturnType<typeof buildApp>>;

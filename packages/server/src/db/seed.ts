@@ -1,6 +1,7 @@
 /** Demo retailers for a fresh development database. Safe to run again: it adds only what is missing. */
 import type { Database } from './database.ts';
 import { createUsersRepository } from '../modules/users/users.repository.ts';
+import { createLicensesRepository } from '../modules/licenses/licenses.repository.ts';
 
 export const DEMO_USERS = [
   { org_id: 23, user_type: 'retailer', first_name: 'Ravi', last_name: 'Kumar', mobile: '+919876543210', shop_name: 'Ravi Mobiles', city: 'Jaipur', email: 'ravi@example.com', birthday: '1988-04-14' },
@@ -9,8 +10,17 @@ export const DEMO_USERS = [
   { org_id: 46, user_type: 'retailer', first_name: 'Meena', last_name: 'Iyer', mobile: '+919812345678', shop_name: 'Meena Electronics', city: 'Chennai', email: null, birthday: null },
 ] as const;
 
+/** Demo key balances by product type (0 DPC, 11 DPC lite, 2 Apple, 9 DPC with anti-theft). */
+const DEMO_KEYS: Record<string, Array<[number, number]>> = {
+  '+919876543210': [[0, 25], [11, 10], [2, 5], [9, 5]],
+  '+919876543211': [[0, 5]],
+  '+919876543212': [[0, 3]],
+  '+919812345678': [[0, 10], [2, 2]],
+};
+
 export async function seedDemo(db: Database): Promise<number> {
   const users = createUsersRepository(db);
+  const licenses = createLicensesRepository(db);
   let added = 0;
   await db.transaction(async (tx) => {
     const ravi = (await users.findByMobile(DEMO_USERS[0].mobile, tx)) ?? (added++, await users.insert({ ...DEMO_USERS[0] }, tx));
@@ -19,6 +29,13 @@ export async function seedDemo(db: Database): Promise<number> {
       const underRavi = demo.user_type === 'miniretailer';
       await users.insert({ ...demo, parent_id: underRavi ? ravi.id : null, account_id: underRavi ? ravi.account_id : null }, tx);
       added++;
+    }
+    // Keys only for users added now, so a restart does not top anyone up.
+    if (added > 0) {
+      for (const demo of DEMO_USERS) {
+        const user = await users.findByMobile(demo.mobile, tx);
+        for (const [productType, count] of DEMO_KEYS[demo.mobile] ?? []) await licenses.grant(user!.id, productType, count, 'demo seed', tx);
+      }
     }
   });
   return added;

@@ -1,0 +1,25 @@
+/** Products, plans, brands, financiers and places: what the add-customer form chooses from. */
+import { Type, type Static } from 'typebox';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+
+export const Product = Type.Object({ id: Type.Integer(), product_type: Type.Integer(), name: Type.String() });
+export const Plan = Type.Object({
+  id: Type.Integer(),
+  product_id: Type.Integer(),
+  name: Type.String(),
+  plan_type: Type.Integer(),
+  validity_days: Nullable(Type.Integer()),
+  price_paise: Nullable(Type.Integer()),
+});
+export const Brand = Type.Object({ id: Type.Integer(), name: Type.String() });
+export const Financier = Type.Object({ id: Type.Integer(), code: Type.String(), name: Type.String(), required_fields: Type.Array(Type.String()) });
+export const Place = Type.Object({ id: Type.Integer(), name: Type.String() });
+export const LicenseBalance = Type.Object({ product_type: Type.Integer(), balance: Type.Integer() });
+
+export type Product = Static<typeof Product>;
+export type Plan = Static<typeof Plan>;
+export type Brand = Static<typeof Brand>;
+export type Financier = Static<typeof Financier>;
+export type Place = Static<typeof Place>;
+export type LicenseBalance = Static<typeof LicenseBalance>;

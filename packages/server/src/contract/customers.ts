@@ -1,0 +1,148 @@
+/** Customers: the enrolment form, the list, the profile. Identity numbers only ever leave masked. */
+import { Type, type Static } from 'typebox';
+import { CUSTOMER_STATUS_FILTERS } from '@kisht/domain/customer-status';
+import { ID_TYPES, type IdType } from '@kisht/domain/identity';
+import type { InterestMethod } from '@kisht/domain/emi';
+import { Mobile } from './auth.ts';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const Name = Type.String({ minLength: 1, maxLength: 60 });
+const Paise = Type.Integer({ minimum: 0, maximum: 100_000_000_00 });
+const IsoDate = Type.String({ format: 'date' });
+const Imei = Type.String({ pattern: '^[0-9]{15}$' });
+
+export const LoanFields = {
+  price_paise: Type.Integer({ minimum: 1, maximum: 100_000_000_00 }),
+  down_payment_paise: Paise,
+  processing_fee_paise: Type.Optional(Paise),
+  annual_rate_bps: Type.Integer({ minimum: 0, maximum: 6000, description: 'Interest per year in basis points (1400 = 14%)' }),
+  interest_method: Type.Unsafe<InterestMethod>({ type: 'string', enum: ['reducing', 'flat'] }),
+  tenure_months: Type.Integer({ minimum: 1, maximum: 60 }),
+  advance_emis: Type.Optional(Type.Integer({ minimum: 0, maximum: 59 })),
+  start_date: Type.Optional(IsoDate),
+  first_due_date: IsoDate,
+};
+
+export const CreateCustomerBody = Type.Object(
+  {
+    first_name: Name,
+    last_name: Name,
+    mobile: Mobile,
+    alt_mobile: Type.Optional(Mobile),
+    email: Type.Optional(Type.String({ format: 'email', maxLength: 120 })),
+    address: Type.Optional(Type.String({ maxLength: 300 })),
+    state_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    city_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    pincode: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{5}$' })),
+    date_of_birth: Type.Optional(IsoDate),
+    id_type: Type.Optional(Type.Unsafe<IdType>({ type: 'string', enum: [...ID_TYPES] })),
+    id_number: Type.Optional(Type.String({ minLength: 4, maxLength: 20 })),
+    device_brand: Type.String({ minLength: 1, maxLength: 40 }),
+    device_model: Type.String({ minLength: 1, maxLength: 60 }),
+    imei1: Imei,
+    imei2: Type.Optional(Imei),
+    serial_number: Type.Optional(Type.String({ maxLength: 40 })),
+    provisioning_type: Type.Integer({ minimum: 0, maximum: 3 }),
+    product_id: Type.Integer({ minimum: 1 }),
+    plan_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    financier_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    ...LoanFields,
+  },
+  { additionalProperties: false },
+);
+export type CreateCustomerBody = Static<typeof CreateCustomerBody>;
+
+/** The financier-specific flow: a financier is required, with the references it asks for. */
+export const CreateFinancedCustomerBody = Type.Object(
+  {
+    ...CreateCustomerBody.properties,
+    financier_id: Type.Integer({ minimum: 1 }),
+    financier_reference: Type.Record(Type.String({ pattern: '^[a-z_]{1,40}$' }), Type.String({ minLength: 1, maxLength: 60 })),
+  },
+  { additionalProperties: false },
+);
+export type CreateFinancedCustomerBody = Static<typeof CreateFinancedCustomerBody>;
+
+export const CustomerListQuery = Type.Object({
+  page: Type.Integer({ minimum: 1, default: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  search: Type.Optional(Type.String({ maxLength: 60 })),
+  status: Type.Unsafe<(typeof CUSTOMER_STATUS_FILTERS)[number]>({ type: 'string', enum: [...CUSTOMER_STATUS_FILTERS], default: 'all' }),
+  lock_status: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
+  from: Type.Optional(IsoDate),
+  to: Type.Optional(IsoDate),
+  retailer_id: Type.Optional(Type.Integer({ minimum: 1 })),
+});
+export type CustomerListQuery = Static<typeof CustomerListQuery>;
+
+export const CustomerListItem = Type.Object({
+  id: Type.Integer(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  mobile: Type.String(),
+  imei1: Type.String(),
+  device_brand: Nullable(Type.String()),
+  device_model: Nullable(Type.String()),
+  install_status: Type.Integer(),
+  lock_status: Type.Integer(),
+  provisioning_type: Type.Integer(),
+  emi_paise: Type.Integer(),
+  next_due_date: Nullable(Type.String()),
+  overdue_paise: Type.Integer(),
+  retailer_id: Type.Integer(),
+  created_at: Type.String(),
+});
+export type CustomerListItem = Static<typeof CustomerListItem>;
+
+export const CustomerList = Type.Object({ items: Type.Array(CustomerListItem), total: Type.Integer(), page: Type.Integer(), limit: Type.Integer() });
+export type CustomerList = Static<typeof CustomerList>;
+
+export const CustomerProfile = Type.Object({
+  id: Type.Integer(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  mobile: Type.String(),
+  alt_mobile: Nullable(Type.String()),
+  email: Nullable(Type.String()),
+  address: Nullable(Type.String()),
+  state_id: Nullable(Type.Integer()),
+  city_id: Nullable(Type.Integer()),
+  pincode: Nullable(Type.String()),
+  date_of_birth: Nullable(Type.String()),
+  id_type: Nullable(Type.String()),
+  id_number_masked: Nullable(Type.String()),
+  has_photo: Type.Boolean(),
+  has_signature: Type.Boolean(),
+  has_witness_signature: Type.Boolean(),
+  has_invoice: Type.Boolean(),
+  device_brand: Nullable(Type.String()),
+  device_model: Nullable(Type.String()),
+  imei1: Type.String(),
+  imei2: Nullable(Type.String()),
+  serial_number: Nullable(Type.String()),
+  provisioning_type: Type.Integer(),
+  product_id: Type.Integer(),
+  product_type: Type.Integer(),
+  plan_id: Nullable(Type.Integer()),
+  financier_id: Nullable(Type.Integer()),
+  financier_reference: Type.Record(Type.String(), Type.String()),
+  price_paise: Type.Integer(),
+  down_payment_paise: Type.Integer(),
+  processing_fee_paise: Type.Integer(),
+  annual_rate_bps: Type.Integer(),
+  interest_method: Type.String(),
+  tenure_months: Type.Integer(),
+  advance_emis: Type.Integer(),
+  start_date: Type.String(),
+  first_due_date: Type.String(),
+  emi_paise: Type.Integer(),
+  install_status: Type.Integer(),
+  lock_status: Type.Integer(),
+  allowed_actions: Nullable(Type.Array(Type.String())),
+  retailer_id: Type.Integer(),
+  created_at: Type.String(),
+});
+export type CustomerProfile = Static<typeof CustomerProfile>;
+
+export const CustomerCreated = Type.Object({ customer: CustomerProfile, keys_left: Type.Integer() });
+export type CustomerCreated = Static<typeof CustomerCreated>;

@@ -1,0 +1,50 @@
+/** Read-only reference data, always scoped to the caller's organisation where it is per organisation. */
+import type { Queryable } from '../../db/database.ts';
+import type { Brand, Financier, LicenseBalance, Place, Plan, Product } from '../../contract/catalogue.ts';
+
+export function createCatalogueRepository(db: Queryable) {
+  return {
+    async products(orgId: number): Promise<Product[]> {
+      return (await db.query<Product>('SELECT id, product_type, name FROM products WHERE org_id = $1 AND active ORDER BY id', [orgId])).rows;
+    },
+    async product(orgId: number, id: number): Promise<Product | undefined> {
+      return (await db.query<Product>('SELECT id, product_type, name FROM products WHERE org_id = $1 AND id = $2 AND active', [orgId, id])).rows[0];
+    },
+    async plans(orgId: number, productId: number | undefined): Promise<Plan[]> {
+      const res = await db.query<Plan>(
+        `SELECT id, product_id, name, plan_type, validity_days, price_paise FROM plans
+          WHERE org_id = $1 AND active AND ($2::int IS NULL OR product_id = $2) ORDER BY id`,
+        [orgId, productId ?? null],
+      );
+      return res.rows;
+    },
+    async plan(orgId: number, id: number): Promise<Plan | undefined> {
+      return (await db.query<Plan>('SELECT id, product_id, name, plan_type, validity_days, price_paise FROM plans WHERE org_id = $1 AND id = $2 AND active', [orgId, id])).rows[0];
+    },
+    async brands(): Promise<Brand[]> {
+      return (await db.query<Brand>('SELECT id, name FROM brands ORDER BY name')).rows;
+    },
+    async financiers(orgId: number): Promise<Financier[]> {
+      return (await db.query<Financier>('SELECT id, code, name, required_fields FROM financiers WHERE org_id = $1 ORDER BY id', [orgId])).rows;
+    },
+    async financier(orgId: number, id: number): Promise<Financier | undefined> {
+      return (await db.query<Financier>('SELECT id, code, name, required_fields FROM financiers WHERE org_id = $1 AND id = $2', [orgId, id])).rows[0];
+    },
+    async countries(): Promise<Place[]> {
+      return (await db.query<Place>('SELECT id, name FROM countries ORDER BY name')).rows;
+    },
+    async states(countryId: number): Promise<Place[]> {
+      return (await db.query<Place>('SELECT id, name FROM states WHERE country_id = $1 ORDER BY name', [countryId])).rows;
+    },
+    async cities(stateId: number): Promise<Place[]> {
+      return (await db.query<Place>('SELECT id, name FROM cities WHERE state_id = $1 ORDER BY name', [stateId])).rows;
+    },
+    async cityInState(cityId: number, stateId: number): Promise<boolean> {
+      return (await db.query('SELECT 1 FROM cities WHERE id = $1 AND state_id = $2', [cityId, stateId])).rows.length > 0;
+    },
+    async licenseBalances(userId: number): Promise<LicenseBalance[]> {
+      return (await db.query<LicenseBalance>('SELECT product_type, balance FROM license_balances WHERE user_id = $1 ORDER BY product_type', [userId])).rows;
+    },
+  };
+}
+export type CatalogueRepository = ReturnType<typeof createCatalogueRepository>;

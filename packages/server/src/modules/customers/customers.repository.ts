@@ -1,0 +1,163 @@
+/** Customers and their IMEIs. Every read takes the caller's account id: another network's rows do not exist. */
+import type { Queryable } from '../../db/database.ts';
+import type { Instalment } from '@kisht/domain/emi';
+import type { CustomerListItem, CustomerListQuery } from '../../contract/customers.ts';
+import { installStatusOf } from '@kisht/domain/customer-status';
+
+export interface NewCustomer {
+  org_id: number;
+  account_id: number;
+  retailer_id: number;
+  first_name: string;
+  last_name: string;
+  mobile: string;
+  alt_mobile: string | null;
+  email: string | null;
+  address: string | null;
+  state_id: number | null;
+  city_id: number | null;
+  pincode: string | null;
+  date_of_birth: string | null;
+  id_type: string | null;
+  id_number: string | null;
+  device_brand: string;
+  device_model: string;
+  imei1: string;
+  imei2: string | null;
+  serial_number: string | null;
+  provisioning_type: number;
+  product_id: number;
+  plan_id: number | null;
+  financier_id: number | null;
+  financier_reference: Record<string, string>;
+  price_paise: number;
+  down_payment_paise: number;
+  processing_fee_paise: number;
+  annual_rate_bps: number;
+  interest_method: string;
+  tenure_months: number;
+  advance_emis: number;
+  start_date: string;
+  first_due_date: string;
+  emi_paise: number;
+}
+
+export interface CustomerRow extends NewCustomer {
+  id: number;
+  product_type: number;
+  photo_path: string | null;
+  signature_path: string | null;
+  witness_signature_path: string | null;
+  invoice_path: string | null;
+  install_status: number;
+  lock_status: number;
+  allowed_actions: string[] | null;
+  created_at: Date;
+}
+
+const NEW_COLUMNS = [
+  'org_id', 'account_id', 'retailer_id', 'first_name', 'last_name', 'mobile', 'alt_mobile', 'email', 'address', 'state_id',
+  'city_id', 'pincode', 'date_of_birth', 'id_type', 'id_number', 'device_brand', 'device_model', 'imei1', 'imei2',
+  'serial_number', 'provisioning_type', 'product_id', 'plan_id', 'financier_id', 'financier_reference', 'price_paise',
+  'down_payment_paise', 'processing_fee_paise', 'annual_rate_bps', 'interest_method', 'tenure_months', 'advance_emis',
+  'start_date', 'first_due_date', 'emi_paise',
+] as const satisfies readonly (keyof NewCustomer)[];
+
+const PROFILE_COLUMNS = `c.id, c.org_id, c.account_id, c.retailer_id, c.first_name, c.last_name, c.mobile, c.alt_mobile, c.email, c.address,
+  c.state_id, c.city_id, c.pincode, to_char(c.date_of_birth, 'YYYY-MM-DD') AS date_of_birth, c.id_type, c.id_number,
+  c.photo_path, c.signature_path, c.witness_signature_path, c.invoice_path, c.device_brand, c.device_model, c.imei1, c.imei2,
+  c.serial_number, c.provisioning_type, c.product_id, p.product_type, c.plan_id, c.financier_id, c.financier_reference,
+  c.price_paise, c.down_payment_paise, c.processing_fee_paise, c.annual_rate_bps, c.interest_method, c.tenure_months,
+  c.advance_emis, to_char(c.start_date, 'YYYY-MM-DD') AS start_date, to_char(c.first_due_date, 'YYYY-MM-DD') AS first_due_date,
+  c.emi_paise, c.install_status, c.lock_status, c.allowed_actions, c.created_at`;
+
+/** A search of 15 digits is an IMEI, of 10 digits (or +91 and 10) a mobile number, anything else the start of a name. */
+export function classifySearch(search: string): { kind: 'imei' | 'mobile' | 'name'; value: string } {
+  const trimmed = search.trim();
+  const digits = trimmed.replace(/[\s-]/g, '');
+  if (/^\d{15}$/.test(digits)) return { kind: 'imei', value: digits };
+  if (/^(\+91)?[6-9]\d{9}$/.test(digits)) return { kind: 'mobile', value: `+91${digits.slice(-10)}` };
+  // LIKE wildcards in a name are taken literally.
+  return { kind: 'name', value: trimmed.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`) };
+}
+
+export function createCustomersRepository(db: Queryable) {
+  return {
+    async insert(row: NewCustomer, q: Queryable): Promise<number> {
+      const values = NEW_COLUMNS.map((c) => (c === 'financier_reference' ? JSON.stringify(row[c]) : row[c]));
+      const res = await q.query<{ id: number }>(
+        `INSERT INTO customers (${NEW_COLUMNS.join(', ')}) VALUES (${NEW_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`,
+        values,
+      );
+      return res.rows[0]!.id;
+    },
+
+    /** Claims the IMEIs for an active loan; a unique violation (23505) means one is already taken. */
+    async claimImeis(customerId: number, imeis: string[], q: Queryable): Promise<void> {
+      await q.query('INSERT INTO customer_imeis (imei, customer_id) SELECT unnest($1::text[]), $2', [imeis, customerId]);
+    },
+
+    async insertSchedule(customerId: number, accountId: number, instalments: Instalment[], q: Queryable): Promise<void> {
+      await q.query(
+        `INSERT INTO emi_instalments (customer_id, account_id, number, due_date, principal_paise, interest_paise, amount_paise, advance)
+         SELECT $1, $2, n, d, pr, it, am, adv FROM unnest($3::int[], $4::date[], $5::int[], $6::int[], $7::int[], $8::boolean[]) AS t(n, d, pr, it, am, adv)`,
+        [
+          customerId, accountId,
+          instalments.map((i) => i.number), instalments.map((i) => i.dueDate), instalments.map((i) => i.principalPaise),
+          instalments.map((i) => i.interestPaise), instalments.map((i) => i.amountPaise), instalments.map((i) => i.advance),
+        ],
+      );
+    },
+
+    async findInAccount(accountId: number, id: number, q: Queryable = db): Promise<CustomerRow | undefined> {
+      const res = await q.query<CustomerRow>(
+        `SELECT ${PROFILE_COLUMNS} FROM customers c JOIN products p ON p.id = c.product_id WHERE c.account_id = $1 AND c.id = $2`,
+        [accountId, id],
+      );
+      return res.rows[0];
+    },
+
+    async list(accountId: number, query: CustomerListQuery): Promise<{ items: CustomerListItem[]; total: number }> {
+      const where = ['c.account_id = $1'];
+      const params: unknown[] = [accountId];
+      const add = (sql: string, value: unknown) => {
+        params.push(value);
+        where.push(sql.replace('?', `$${params.length}`));
+      };
+      if (query.status !== 'all') add('c.install_status = ?', installStatusOf(query.status));
+      if (query.lock_status !== undefined) add('c.lock_status = ?', query.lock_status);
+      if (query.retailer_id !== undefined) add('c.retailer_id = ?', query.retailer_id);
+      // Dates are India dates: a day runs from 00:00 to 24:00 at UTC+05:30.
+      if (query.from) add(`c.created_at >= (?::date::timestamp AT TIME ZONE 'Asia/Kolkata')`, query.from);
+      if (query.to) add(`c.created_at < ((?::date + 1)::timestamp AT TIME ZONE 'Asia/Kolkata')`, query.to);
+      if (query.search) {
+        const s = classifySearch(query.search);
+        params.push(s.value);
+        const n = `$${params.length}`;
+        if (s.kind === 'imei') where.push(`(c.imei1 = ${n} OR c.imei2 = ${n})`);
+        else if (s.kind === 'mobile') where.push(`(c.mobile = ${n} OR c.alt_mobile = ${n})`);
+        else where.push(`lower(c.first_name || ' ' || c.last_name) LIKE ${n} || '%'`);
+      }
+      const whereSql = where.join(' AND ');
+      const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM customers c WHERE ${whereSql}`, params)).rows[0]!.n;
+      const offset = (query.page - 1) * query.limit;
+      const res = await db.query<CustomerListItem & { created_at: Date }>(
+        `SELECT c.id, c.first_name, c.last_name, c.mobile, c.imei1, c.device_brand, c.device_model, c.install_status, c.lock_status,
+                c.provisioning_type, c.emi_paise, c.retailer_id, c.created_at,
+                to_char(due.next_due, 'YYYY-MM-DD') AS next_due_date, coalesce(due.overdue, 0)::int AS overdue_paise
+           FROM customers c
+           LEFT JOIN LATERAL (
+             SELECT min(e.due_date) AS next_due,
+                    sum(e.amount_paise + e.penalty_paise - e.paid_paise) FILTER (WHERE e.due_date < (now() AT TIME ZONE 'Asia/Kolkata')::date) AS overdue
+               FROM emi_instalments e WHERE e.customer_id = c.id AND e.paid_paise < e.amount_paise + e.penalty_paise
+           ) due ON true
+          WHERE ${whereSql}
+          ORDER BY c.created_at DESC, c.id DESC
+          LIMIT ${query.limit} OFFSET ${offset}`,
+        params,
+      );
+      return { items: res.rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })), total };
+    },
+  };
+}
+export type CustomersRepository = ReturnType<typeof createCustomersRepository>;

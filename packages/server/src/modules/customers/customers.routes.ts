@@ -1,0 +1,32 @@
+/** Customer enrolment (standard and financier flows), the customer list and the customer profile. */
+import { Type } from 'typebox';
+import type { App } from '../../shared/types.ts';
+import { ErrorReply, Ok } from '../../contract/envelope.ts';
+import { CreateCustomerBody, CreateFinancedCustomerBody, CustomerCreated, CustomerList, CustomerListQuery, CustomerProfile } from '../../contract/customers.ts';
+import { ok } from '../../shared/reply.ts';
+import { authOf } from '../../plugins/route-config.ts';
+import type { CustomersService } from './customers.service.ts';
+
+const errors = { 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 404: ErrorReply, 409: ErrorReply, 511: ErrorReply };
+const tags = ['customers'];
+const security = [{ bearer: [] }];
+
+export async function customersRoutes(app: App, opts: { customers: CustomersService }) {
+  const { customers } = opts;
+
+  app.post('/api/customer', {
+    schema: { tags, security, summary: 'Enrol a customer: record, IMEIs, EMI schedule and one license key, all or nothing', body: CreateCustomerBody, response: { 200: Ok(CustomerCreated), ...errors } },
+  }, async (request) => ok(request, await customers.create(authOf(request), request.body), 'CUSTOMER_CREATED'));
+
+  app.post('/api/customer/create-customer-hdb', {
+    schema: { tags, security, summary: "Enrol a customer financed by a financier, with the references that financier requires", body: CreateFinancedCustomerBody, response: { 200: Ok(CustomerCreated), ...errors } },
+  }, async (request) => ok(request, await customers.create(authOf(request), request.body), 'CUSTOMER_CREATED'));
+
+  app.get('/api/customer/get_customers_keygen', {
+    schema: { tags, security, summary: 'Customers of your network: paged, searched by name, mobile or IMEI, filtered by status, lock, dates, retailer', querystring: CustomerListQuery, response: { 200: Ok(CustomerList), ...errors } },
+  }, async (request) => ok(request, await customers.list(authOf(request), request.query)));
+
+  app.get('/api/country/getCustomerProfile', {
+    schema: { tags, security, summary: 'One customer of your network (identity number masked)', querystring: Type.Object({ customer_id: Type.Integer({ minimum: 1 }) }), response: { 200: Ok(CustomerProfile), ...errors } },
+  }, async (request) => ok(request, await customers.profile(authOf(request), request.query.customer_id)));
+}

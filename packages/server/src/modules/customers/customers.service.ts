@@ -1,0 +1,193 @@
+/**
+ * Enrolment and reading of customers. Enrolment is one transaction: the customer, its IMEIs (unique among
+ * active loans), its instalment schedule and one license key of the product's type; any failure leaves
+ * nothing behind. A retailer sees its whole network; a mini-retailer only the customers it enrolled.
+ */
+import { generateSchedule, LoanTermsError, validateLoanTerms, type LoanTerms } from '@kisht/domain/emi';
+import { isValidImei } from '@kisht/domain/imei';
+import { isValidIdNumber, maskIdNumber, normaliseIdNumber } from '@kisht/domain/identity';
+import { todayInIndia } from '@kisht/domain/format';
+import type { Database } from '../../db/database.ts';
+import { AppError } from '../../errors.ts';
+import type { RequestAuth } from '../../plugins/route-config.ts';
+import type { CreateCustomerBody, CreateFinancedCustomerBody, CustomerList, CustomerListQuery, CustomerProfile, CustomerCreated } from '../../contract/customers.ts';
+import type { CatalogueRepository } from '../catalogue/catalogue.repository.ts';
+import type { LicensesRepository } from '../licenses/licenses.repository.ts';
+import type { CustomerRow, CustomersRepository } from './customers.repository.ts';
+
+type Problem = { field: string; message: string };
+
+const LOAN_FIELD: Record<keyof LoanTerms, string> = {
+  pricePaise: 'price_paise',
+  downPaymentPaise: 'down_payment_paise',
+  processingFeePaise: 'processing_fee_paise',
+  annualRateBps: 'annual_rate_bps',
+  method: 'interest_method',
+  tenureMonths: 'tenure_months',
+  advanceEmis: 'advance_emis',
+  startDate: 'start_date',
+  firstDueDate: 'first_due_date',
+};
+
+export function toCustomerProfile(row: CustomerRow): CustomerProfile {
+  return {
+    id: row.id,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    mobile: row.mobile,
+    alt_mobile: row.alt_mobile,
+    email: row.email,
+    address: row.address,
+    state_id: row.state_id,
+    city_id: row.city_id,
+    pincode: row.pincode,
+    date_of_birth: row.date_of_birth,
+    id_type: row.id_type,
+    id_number_masked: maskIdNumber(row.id_number),
+    has_photo: row.photo_path !== null,
+    has_signature: row.signature_path !== null,
+    has_witness_signature: row.witness_signature_path !== null,
+    has_invoice: row.invoice_path !== null,
+    device_brand: row.device_brand,
+    device_model: row.device_model,
+    imei1: row.imei1,
+    imei2: row.imei2,
+    serial_number: row.serial_number,
+    provisioning_type: row.provisioning_type,
+    product_id: row.product_id,
+    product_type: row.product_type,
+    plan_id: row.plan_id,
+    financier_id: row.financier_id,
+    financier_reference: row.financier_reference,
+    price_paise: row.price_paise,
+    down_payment_paise: row.down_payment_paise,
+    processing_fee_paise: row.processing_fee_paise,
+    annual_rate_bps: row.annual_rate_bps,
+    interest_method: row.interest_method,
+    tenure_months: row.tenure_months,
+    advance_emis: row.advance_emis,
+    start_date: row.start_date,
+    first_due_date: row.first_due_date,
+    emi_paise: row.emi_paise,
+    install_status: row.install_status,
+    lock_status: row.lock_status,
+    allowed_actions: row.allowed_actions,
+    retailer_id: row.retailer_id,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}
+
+export interface CustomersServiceDeps {
+  db: Database;
+  customers: CustomersRepository;
+  licenses: LicensesRepository;
+  catalogue: CatalogueRepository;
+}
+
+export function createCustomersService(deps: CustomersServiceDeps) {
+  const { db, customers, licenses, catalogue } = deps;
+
+  /** A customer of the caller's network that the caller may see, or NOT_FOUND (also for other networks' ids). */
+  async function visible(caller: RequestAuth, id: number): Promise<CustomerRow> {
+    const row = await customers.findInAccount(caller.accountId, id);
+    if (!row || (caller.userType === 'miniretailer' && row.retailer_id !== caller.userId)) throw new AppError('NOT_FOUND');
+    return row;
+  }
+
+  return {
+    visible,
+
+    async create(caller: RequestAuth, body: CreateCustomerBody | CreateFinancedCustomerBody): Promise<CustomerCreated> {
+      const problems: Problem[] = [];
+      const imeis = [body.imei1, ...(body.imei2 ? [body.imei2] : [])];
+      if (!isValidImei(body.imei1)) problems.push({ field: 'imei1', message: 'is not a valid IMEI (check digit)' });
+      if (body.imei2 && !isValidImei(body.imei2)) problems.push({ field: 'imei2', message: 'is not a valid IMEI (check digit)' });
+      if (body.imei2 && body.imei2 === body.imei1) problems.push({ field: 'imei2', message: 'must differ from IMEI 1' });
+      if ((body.id_type === undefined) !== (body.id_number === undefined)) problems.push({ field: 'id_number', message: 'needs both the document type and its number' });
+      if (body.id_type && body.id_number && !isValidIdNumber(body.id_type, body.id_number)) problems.push({ field: 'id_number', message: `is not a valid ${body.id_type} number` });
+
+      const product = await catalogue.product(caller.orgId, body.product_id);
+      if (!product) problems.push({ field: 'product_id', message: 'is not a product of your organisation' });
+      if (body.plan_id !== undefined) {
+        const plan = await catalogue.plan(caller.orgId, body.plan_id);
+        if (!plan || plan.product_id !== body.product_id) problems.push({ field: 'plan_id', message: 'is not a plan of this product' });
+      }
+      const reference = 'financier_reference' in body ? body.financier_reference : {};
+      if (body.financier_id !== undefined) {
+        const financier = await catalogue.financier(caller.orgId, body.financier_id);
+        if (!financier) problems.push({ field: 'financier_id', message: 'is not a financier of your organisation' });
+        for (const field of financier?.required_fields ?? []) {
+          if (!reference[field]) problems.push({ field: `financier_reference.${field}`, message: `is required by ${financier!.name}` });
+        }
+      }
+      if (body.city_id !== undefined && (body.state_id === undefined || !(await catalogue.cityInState(body.city_id, body.state_id)))) {
+        problems.push({ field: 'city_id', message: 'is not a city of the chosen state' });
+      }
+
+      const terms: LoanTerms = {
+        pricePaise: body.price_paise,
+        downPaymentPaise: body.down_payment_paise,
+        processingFeePaise: body.processing_fee_paise ?? 0,
+        annualRateBps: body.annual_rate_bps,
+        method: body.interest_method,
+        tenureMonths: body.tenure_months,
+        advanceEmis: body.advance_emis ?? 0,
+        startDate: body.start_date ?? todayInIndia(),
+        firstDueDate: body.first_due_date,
+      };
+      try {
+        validateLoanTerms(terms);
+      } catch (error) {
+        if (!(error instanceof LoanTermsError)) throw error;
+        problems.push({ field: LOAN_FIELD[error.field], message: error.message.replace(/^\w+: /, '') });
+      }
+      if (problems.length > 0 || !product) throw new AppError('VALIDATION_FAILED', { details: problems });
+
+      const schedule = generateSchedule(terms);
+      const { id, left } = await db
+        .transaction(async (tx) => {
+          const customerId = await customers.insert({
+            org_id: caller.orgId, account_id: caller.accountId, retailer_id: caller.userId,
+            first_name: body.first_name.trim(), last_name: body.last_name.trim(), mobile: body.mobile,
+            alt_mobile: body.alt_mobile ?? null, email: body.email ?? null, address: body.address?.trim() || null,
+            state_id: body.state_id ?? null, city_id: body.city_id ?? null, pincode: body.pincode ?? null,
+            date_of_birth: body.date_of_birth ?? null, id_type: body.id_type ?? null,
+            id_number: body.id_number ? normaliseIdNumber(body.id_number) : null,
+            device_brand: body.device_brand.trim(), device_model: body.device_model.trim(), imei1: body.imei1,
+            imei2: body.imei2 ?? null, serial_number: body.serial_number?.trim() || null,
+            provisioning_type: body.provisioning_type, product_id: product.id, plan_id: body.plan_id ?? null,
+            financier_id: body.financier_id ?? null, financier_reference: reference,
+            price_paise: terms.pricePaise, down_payment_paise: terms.downPaymentPaise, processing_fee_paise: terms.processingFeePaise,
+            annual_rate_bps: terms.annualRateBps, interest_method: terms.method, tenure_months: terms.tenureMonths,
+            advance_emis: terms.advanceEmis, start_date: terms.startDate, first_due_date: terms.firstDueDate, emi_paise: schedule.emiPaise,
+          }, tx);
+          await customers.claimImeis(customerId, imeis, tx);
+          await customers.insertSchedule(customerId, caller.accountId, schedule.instalments, tx);
+          const keysLeft = await licenses.consume(caller.userId, product.product_type, customerId, tx);
+          if (keysLeft === null) throw new AppError('NO_LICENSE_KEY');
+          return { id: customerId, left: keysLeft };
+        })
+        .catch((error: unknown) => {
+          if (isUniqueViolation(error)) throw new AppError('IMEI_IN_USE');
+          throw error;
+        });
+      return { customer: toCustomerProfile(await visible(caller, id)), keys_left: left };
+    },
+
+    async profile(caller: RequestAuth, id: number): Promise<CustomerProfile> {
+      return toCustomerProfile(await visible(caller, id));
+    },
+
+    async list(caller: RequestAuth, query: CustomerListQuery): Promise<CustomerList> {
+      // A mini-retailer's list is its own customers, whatever filter it sends.
+      const scoped = caller.userType === 'miniretailer' ? { ...query, retailer_id: caller.userId } : query;
+      const { items, total } = await customers.list(caller.accountId, scoped);
+      return { items, total, page: query.page, limit: query.limit };
+    },
+  };
+}
+export type CustomersService = ReturnType<typeof createCustomersService>;
