@@ -46,6 +46,9 @@ import { createCustomersRepository } from './modules/customers/customers.reposit
 import { createCustomersService } from './modules/customers/customers.service.ts';
 import { customersRoutes } from './modules/customers/customers.routes.ts';
 import { createLicensesRepository } from './modules/licenses/licenses.repository.ts';
+import { createEmiRepository } from './modules/emi/emi.repository.ts';
+import { createEmiService } from './modules/emi/emi.service.ts';
+import { emiRoutes } from './modules/emi/emi.routes.ts';
 import { operatorKey } from './secret.ts';
 
 export const VERSION = '0.1.0';
@@ -130,6 +133,7 @@ export async function buildApp(config: Config, deps: AppDeps) {
   await app.register(configRoutes, { orgs, appOrgId: config.APP_ORG_ID });
   await app.register(catalogueRoutes, { catalogue });
   await app.register(customersRoutes, { customers });
+  await app.register(emiRoutes, { emi: createEmiService({ db, emi: createEmiRepository(db), customers, users, orgs }) });
   await app.register(localesRoutes, { cacheSeconds: CACHE_SECONDS.query });
   if (outbox) await app.register(devRoutes, { outbox: outbox.outbox });
   await app.register(operatorRoutes, { db, operatorKey: operatorKey(deps.secret) });

@@ -103,6 +103,11 @@ describe('public pages and documents', () => {
       '/api/user/signup_request', '/api/user/get-details', '/api/user/user_access', '/api/sessions/my-sessions',
       '/api/sessions/logout-my-session', '/api/organizations/get_org_app_config', '/api/config/get_app_configs',
       '/api/config/access-config', '/api/pricing', '/api/health', '/api/dev/outbox', '/locales/{file}',
+      '/api/customer', '/api/customer/create-customer-hdb', '/api/customer/get_customers_keygen', '/api/country/getCustomerProfile',
+      '/api/customer/financer_list', '/api/products', '/api/plans', '/api/plans/readById', '/api/brands', '/api/countries', '/api/states',
+      '/api/cities', '/api/emi/customer_emi_details', '/api/country/get_emi_details', '/api/emi/update_emi_status',
+      '/api/emi/multiple_emi_paid', '/api/emi/reverse_payment', '/api/emi/receipt', '/api/emi/getUpcomingEmi',
+      '/api/emi/upcoming_emi_counts', '/api/emi/getTotalOutStanding', '/api/operator/run',
     ];
     for (const p of expected) expect(documented, p).toContain(p);
     for (const [p, item] of Object.entries(doc.paths as Record<string, Record<string, { responses?: object }>>)) {

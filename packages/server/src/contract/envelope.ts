@@ -26,6 +26,10 @@ export const ERROR_CODES = [
   'PAYLOAD_TOO_LARGE',
   'NO_LICENSE_KEY',
   'IMEI_IN_USE',
+  'NOTHING_DUE',
+  'PAYMENT_TOO_LARGE',
+  'ALREADY_REVERSED',
+  'FEATURE_OFF',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

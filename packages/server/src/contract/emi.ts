@@ -1,0 +1,105 @@
+/** Instalments, payments (an append-only ledger with receipts) and upcoming dues. */
+import { Type, type Static } from 'typebox';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const CustomerId = Type.Integer({ minimum: 1 });
+export const PAYMENT_METHODS = ['cash', 'upi', 'card', 'bank', 'cheque', 'other'] as const;
+const Method = Type.Unsafe<(typeof PAYMENT_METHODS)[number]>({ type: 'string', enum: [...PAYMENT_METHODS] });
+
+export const InstalmentView = Type.Object({
+  id: Type.Integer(),
+  number: Type.Integer(),
+  due_date: Type.String(),
+  principal_paise: Type.Integer(),
+  interest_paise: Type.Integer(),
+  amount_paise: Type.Integer(),
+  penalty_paise: Type.Integer(),
+  paid_paise: Type.Integer(),
+  outstanding_paise: Type.Integer(),
+  status: Type.Unsafe<'paid' | 'partial' | 'due' | 'overdue'>({ type: 'string', enum: ['paid', 'partial', 'due', 'overdue'] }),
+  days_past_due: Type.Integer(),
+  advance: Type.Boolean(),
+  paid_at: Nullable(Type.String()),
+});
+export type InstalmentView = Static<typeof InstalmentView>;
+
+export const EmiDetails = Type.Object({
+  customer_id: Type.Integer(),
+  emi_paise: Type.Integer(),
+  instalments: Type.Array(InstalmentView),
+  totals: Type.Object({ payable_paise: Type.Integer(), paid_paise: Type.Integer(), outstanding_paise: Type.Integer(), overdue_paise: Type.Integer() }),
+});
+export type EmiDetails = Static<typeof EmiDetails>;
+
+export const CustomerIdQuery = Type.Object({ customer_id: CustomerId });
+export const CustomerIdBody = Type.Object({ customer_id: CustomerId }, { additionalProperties: false });
+
+export const PayOneBody = Type.Object(
+  {
+    customer_id: CustomerId,
+    instalment_id: Type.Integer({ minimum: 1 }),
+    amount_paise: Type.Optional(Type.Integer({ minimum: 1, description: 'Defaults to what the instalment still owes' })),
+    method: Method,
+    reference: Type.Optional(Type.String({ maxLength: 60 })),
+  },
+  { additionalProperties: false },
+);
+export type PayOneBody = Static<typeof PayOneBody>;
+
+export const PayManyBody = Type.Object(
+  {
+    customer_id: CustomerId,
+    instalment_ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 60, uniqueItems: true })),
+    amount_paise: Type.Optional(Type.Integer({ minimum: 1, description: 'Allocated oldest due first' })),
+    method: Method,
+    reference: Type.Optional(Type.String({ maxLength: 60 })),
+  },
+  { additionalProperties: false },
+);
+export type PayManyBody = Static<typeof PayManyBody>;
+
+export const ReverseBody = Type.Object({ payment_id: Type.Integer({ minimum: 1 }), reason: Type.String({ minLength: 3, maxLength: 200 }) }, { additionalProperties: false });
+export type ReverseBody = Static<typeof ReverseBody>;
+
+export const Receipt = Type.Object({
+  payment_id: Type.Integer(),
+  receipt_no: Type.String(),
+  kind: Type.String(),
+  amount_paise: Type.Integer(),
+  method: Type.String(),
+  reference: Nullable(Type.String()),
+  note: Nullable(Type.String()),
+  created_at: Type.String(),
+  customer: Type.Object({ id: Type.Integer(), name: Type.String(), mobile: Type.String(), imei1: Type.String(), device: Type.String() }),
+  retailer: Type.Object({ shop_name: Nullable(Type.String()), name: Type.String(), mobile: Type.String() }),
+  allocations: Type.Array(Type.Object({ instalment_number: Type.Integer(), due_date: Type.String(), amount_paise: Type.Integer() })),
+  outstanding_after_paise: Type.Integer(),
+});
+export type Receipt = Static<typeof Receipt>;
+
+export const UpcomingQuery = Type.Object({
+  filter: Type.Unsafe<'overdue' | 'today' | 'next'>({ type: 'string', enum: ['overdue', 'today', 'next'], default: 'today' }),
+  days: Type.Integer({ minimum: 1, maximum: 90, default: 7 }),
+  page: Type.Integer({ minimum: 1, default: 1 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+});
+export type UpcomingQuery = Static<typeof UpcomingQuery>;
+
+export const UpcomingItem = Type.Object({
+  instalment_id: Type.Integer(),
+  customer_id: Type.Integer(),
+  customer_name: Type.String(),
+  mobile: Type.String(),
+  number: Type.Integer(),
+  due_date: Type.String(),
+  outstanding_paise: Type.Integer(),
+  lock_status: Type.Integer(),
+});
+export const UpcomingList = Type.Object({ items: Type.Array(UpcomingItem), total: Type.Integer(), page: Type.Integer(), limit: Type.Integer() });
+export type UpcomingList = Static<typeof UpcomingList>;
+
+export const UpcomingCounts = Type.Object({ overdue: Type.Integer(), today: Type.Integer(), next_days: Type.Integer(), days: Type.Integer() });
+export type UpcomingCounts = Static<typeof UpcomingCounts>;
+
+export const Outstanding = Type.Object({ outstanding_paise: Type.Integer(), overdue_paise: Type.Integer(), customers: Type.Integer() });
+export type Outstanding = Static<typeof Outstanding>;

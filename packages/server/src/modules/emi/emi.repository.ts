@@ -1,0 +1,134 @@
+/** Instalments and the payment ledger. The ledger is append-only (a database trigger refuses edits). */
+import type { Queryable } from '../../db/database.ts';
+
+export interface InstalmentRow {
+  id: number;
+  customer_id: number;
+  number: number;
+  due_date: string;
+  principal_paise: number;
+  interest_paise: number;
+  amount_paise: number;
+  penalty_paise: number;
+  paid_paise: number;
+  advance: boolean;
+  paid_at: Date | null;
+}
+
+export interface PaymentRow {
+  id: number;
+  customer_id: number;
+  account_id: number;
+  kind: 'payment' | 'reversal';
+  amount_paise: number;
+  reverses_id: number | null;
+  method: string;
+  reference: string | null;
+  receipt_no: string;
+  note: string | null;
+  created_by: number;
+  created_at: Date;
+}
+
+const INSTALMENT_COLUMNS = `id, customer_id, number, to_char(due_date, 'YYYY-MM-DD') AS due_date, principal_paise, interest_paise,
+  amount_paise, penalty_paise, paid_paise, advance, paid_at`;
+
+export function createEmiRepository(db: Queryable) {
+  return {
+    async instalments(customerId: number, q: Queryable = db, lock = false): Promise<InstalmentRow[]> {
+      const res = await q.query<InstalmentRow>(
+        `SELECT ${INSTALMENT_COLUMNS} FROM emi_instalments WHERE customer_id = $1 ORDER BY number${lock ? ' FOR UPDATE' : ''}`,
+        [customerId],
+      );
+      return res.rows;
+    },
+
+    /** Appends a payment or reversal with its allocations and moves the instalments' paid amounts. */
+    async record(
+      entry: { customer_id: number; account_id: number; kind: 'payment' | 'reversal'; amount_paise: number; reverses_id: number | null; method: string; reference: string | null; note: string | null; created_by: number },
+      allocations: Array<{ instalment_id: number; amount_paise: number }>,
+      q: Queryable,
+    ): Promise<number> {
+      const id = (await q.query<{ id: number }>(`SELECT nextval('payments_id_seq')::int AS id`)).rows[0]!.id;
+      const receipt = `${entry.kind === 'payment' ? 'RCP' : 'REV'}-${String(id).padStart(8, '0')}`;
+      await q.query(
+        `INSERT INTO payments (id, customer_id, account_id, kind, amount_paise, reverses_id, method, reference, receipt_no, note, created_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [id, entry.customer_id, entry.account_id, entry.kind, entry.amount_paise, entry.reverses_id, entry.method, entry.reference, receipt, entry.note, entry.created_by],
+      );
+      for (const a of allocations) {
+        await q.query('INSERT INTO payment_allocations (payment_id, instalment_id, amount_paise) VALUES ($1, $2, $3)', [id, a.instalment_id, a.amount_paise]);
+        await q.query(
+          `UPDATE emi_instalments SET paid_paise = paid_paise + $2,
+             paid_at = CASE WHEN paid_paise + $2 >= amount_paise + penalty_paise THEN now() ELSE NULL END
+           WHERE id = $1`,
+          [a.instalment_id, a.amount_paise],
+        );
+      }
+      return id;
+    },
+
+    async payment(accountId: number, id: number, q: Queryable = db): Promise<PaymentRow | undefined> {
+      return (await q.query<PaymentRow>('SELECT * FROM payments WHERE account_id = $1 AND id = $2', [accountId, id])).rows[0];
+    },
+
+    async isReversed(paymentId: number, q: Queryable): Promise<boolean> {
+      return (await q.query('SELECT 1 FROM payments WHERE reverses_id = $1', [paymentId])).rows.length > 0;
+    },
+
+    async allocations(paymentId: number, q: Queryable = db) {
+      const res = await q.query<{ instalment_id: number; instalment_number: number; due_date: string; amount_paise: number }>(
+        `SELECT a.instalment_id, e.number AS instalment_number, to_char(e.due_date, 'YYYY-MM-DD') AS due_date, a.amount_paise
+           FROM payment_allocations a JOIN emi_instalments e ON e.id = a.instalment_id
+          WHERE a.payment_id = $1 ORDER BY e.number`,
+        [paymentId],
+      );
+      return res.rows;
+    },
+
+    async upcoming(accountId: number, retailerId: number | null, range: { from: string | null; to: string | null }, page: { limit: number; offset: number }) {
+      const params = [accountId, retailerId, range.from, range.to];
+      const where = `e.account_id = $1 AND e.paid_paise < e.amount_paise + e.penalty_paise
+        AND ($2::int IS NULL OR c.retailer_id = $2) AND ($3::date IS NULL OR e.due_date >= $3) AND ($4::date IS NULL OR e.due_date <= $4)
+        AND c.install_status NOT IN (3, 5)`;
+      const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM emi_instalments e JOIN customers c ON c.id = e.customer_id WHERE ${where}`, params)).rows[0]!.n;
+      const res = await db.query<{ instalment_id: number; customer_id: number; customer_name: string; mobile: string; number: number; due_date: string; outstanding_paise: number; lock_status: number }>(
+        `SELECT e.id AS instalment_id, c.id AS customer_id, c.first_name || ' ' || c.last_name AS customer_name, c.mobile, e.number,
+                to_char(e.due_date, 'YYYY-MM-DD') AS due_date, (e.amount_paise + e.penalty_paise - e.paid_paise) AS outstanding_paise, c.lock_status
+           FROM emi_instalments e JOIN customers c ON c.id = e.customer_id
+          WHERE ${where} ORDER BY e.due_date, e.id LIMIT ${page.limit} OFFSET ${page.offset}`,
+        params,
+      );
+      return { items: res.rows, total };
+    },
+
+    async upcomingCounts(accountId: number, retailerId: number | null, today: string, until: string) {
+      const res = await db.query<{ overdue: number; today: number; next_days: number }>(
+        `SELECT count(*) FILTER (WHERE e.due_date < $3::date)::int AS overdue,
+                count(*) FILTER (WHERE e.due_date = $3::date)::int AS today,
+                count(*) FILTER (WHERE e.due_date > $3::date AND e.due_date <= $4::date)::int AS next_days
+           FROM emi_instalments e JOIN customers c ON c.id = e.customer_id
+          WHERE e.account_id = $1 AND ($2::int IS NULL OR c.retailer_id = $2) AND e.paid_paise < e.amount_paise + e.penalty_paise
+            AND e.due_date <= $4::date AND c.install_status NOT IN (3, 5)`,
+        [accountId, retailerId, today, until],
+      );
+      return res.rows[0]!;
+    },
+
+    /** Sums can pass 2^31 paise (Rs 2.1 crore) for a network, so they come back as bigint text and are read as numbers. */
+    async outstanding(accountId: number, retailerId: number | null, today: string) {
+      const res = await db.query<{ outstanding_paise: string; overdue_paise: string; customers: number }>(
+        `SELECT coalesce(sum(e.amount_paise + e.penalty_paise - e.paid_paise), 0)::bigint::text AS outstanding_paise,
+                coalesce(sum(e.amount_paise + e.penalty_paise - e.paid_paise) FILTER (WHERE e.due_date < $3::date), 0)::bigint::text AS overdue_paise,
+                count(DISTINCT e.customer_id)::int AS customers
+           FROM emi_instalments e JOIN customers c ON c.id = e.customer_id
+          WHERE e.account_id = $1 AND ($2::int IS NULL OR c.retailer_id = $2) AND e.paid_paise < e.amount_paise + e.penalty_paise
+            AND c.install_status NOT IN (3, 5)`,
+        [accountId, retailerId, today],
+      );
+      const row = res.rows[0]!;
+      return { outstanding_paise: Number(row.outstanding_paise), overdue_paise: Number(row.overdue_paise), customers: row.customers };
+    },
+  };
+}
+export type EmiRepository = ReturnType<typeof createEmiRepository>;

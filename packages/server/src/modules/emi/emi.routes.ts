@@ -1,0 +1,52 @@
+/** /api/emi/*: instalments, payments and receipts, upcoming dues, outstanding totals. */
+import { Type } from 'typebox';
+import type { App } from '../../shared/types.ts';
+import { ErrorReply, Ok } from '../../contract/envelope.ts';
+import { CustomerIdBody, CustomerIdQuery, EmiDetails, Outstanding, PayManyBody, PayOneBody, Receipt, ReverseBody, UpcomingCounts, UpcomingList, UpcomingQuery } from '../../contract/emi.ts';
+import { ok } from '../../shared/reply.ts';
+import { authOf } from '../../plugins/route-config.ts';
+import type { EmiService } from './emi.service.ts';
+
+const errors = { 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 404: ErrorReply, 409: ErrorReply, 511: ErrorReply };
+const tags = ['emi'];
+const security = [{ bearer: [] }];
+
+export async function emiRoutes(app: App, opts: { emi: EmiService }) {
+  const { emi } = opts;
+
+  app.get('/api/emi/customer_emi_details', {
+    schema: { tags, security, summary: "A customer's instalments with what is paid, owed and overdue", querystring: CustomerIdQuery, response: { 200: Ok(EmiDetails), ...errors } },
+  }, async (request) => ok(request, await emi.details(authOf(request), request.query.customer_id)));
+
+  app.post('/api/country/get_emi_details', {
+    schema: { tags, security, summary: 'The same EMI details, asked with a body', body: CustomerIdBody, response: { 200: Ok(EmiDetails), ...errors } },
+  }, async (request) => ok(request, await emi.details(authOf(request), request.body.customer_id)));
+
+  app.post('/api/emi/update_emi_status', {
+    schema: { tags, security, summary: 'Pay one instalment (in full by default, or part of it)', body: PayOneBody, response: { 200: Ok(Receipt), ...errors } },
+  }, async (request) => ok(request, await emi.payOne(authOf(request), request.body), 'PAYMENT_RECORDED'));
+
+  app.post('/api/emi/multiple_emi_paid', {
+    schema: { tags, security, summary: 'Pay several instalments at once, or an amount allocated oldest due first', body: PayManyBody, response: { 200: Ok(Receipt), ...errors } },
+  }, async (request) => ok(request, await emi.payMany(authOf(request), request.body), 'PAYMENT_RECORDED'));
+
+  app.post('/api/emi/reverse_payment', {
+    schema: { tags, security, summary: 'Correct a payment with a reversal entry (the ledger is never edited)', body: ReverseBody, response: { 200: Ok(Receipt), ...errors } },
+  }, async (request) => ok(request, await emi.reverse(authOf(request), request.body), 'PAYMENT_REVERSED'));
+
+  app.get('/api/emi/receipt', {
+    schema: { tags, security, summary: 'The receipt of a payment or reversal', querystring: Type.Object({ payment_id: Type.Integer({ minimum: 1 }) }), response: { 200: Ok(Receipt), ...errors } },
+  }, async (request) => ok(request, await emi.receipt(authOf(request), request.query.payment_id)));
+
+  app.get('/api/emi/getUpcomingEmi', {
+    schema: { tags, security, summary: 'Instalments overdue, due today or due in the next days', querystring: UpcomingQuery, response: { 200: Ok(UpcomingList), ...errors } },
+  }, async (request) => ok(request, await emi.upcoming(authOf(request), request.query)));
+
+  app.get('/api/emi/upcoming_emi_counts', {
+    schema: { tags, security, summary: 'How many instalments are overdue, due today and due in the next days', querystring: Type.Object({ days: Type.Integer({ minimum: 1, maximum: 90, default: 7 }) }), response: { 200: Ok(UpcomingCounts), ...errors } },
+  }, async (request) => ok(request, await emi.upcomingCounts(authOf(request), request.query.days)));
+
+  app.get('/api/emi/getTotalOutStanding', {
+    schema: { tags, security, summary: 'What your network is owed (only where the organisation switched it on)', response: { 200: Ok(Outstanding), ...errors } },
+  }, async (request) => ok(request, await emi.totalOutstanding(authOf(request))));
+}

@@ -1,0 +1,168 @@
+/**
+ * Collecting instalments. Every payment is appended to the ledger with its allocations (oldest due first
+ * unless the retailer picks instalments) and gets a receipt; a correction is a reversal entry that undoes
+ * one payment's allocations. A payment never exceeds what is owed.
+ */
+import { allocatePayment } from '@kisht/domain/emi';
+import { addDays, daysBetween } from '@kisht/domain/calendar';
+import { todayInIndia } from '@kisht/domain/format';
+import type { Database } from '../../db/database.ts';
+import { AppError } from '../../errors.ts';
+import type { RequestAuth } from '../../plugins/route-config.ts';
+import type { EmiDetails, InstalmentView, Outstanding, PayManyBody, PayOneBody, Receipt, ReverseBody, UpcomingCounts, UpcomingList, UpcomingQuery } from '../../contract/emi.ts';
+import type { CustomersService } from '../customers/customers.service.ts';
+import type { UsersRepository } from '../users/users.repository.ts';
+import type { OrgRepository } from '../config/org.repository.ts';
+import type { EmiRepository, InstalmentRow } from './emi.repository.ts';
+
+const owed = (i: InstalmentRow) => i.amount_paise + i.penalty_paise - i.paid_paise;
+
+export function toInstalmentView(i: InstalmentRow, today: string): InstalmentView {
+  const outstanding = owed(i);
+  const late = outstanding > 0 ? Math.max(0, daysBetween(i.due_date, today)) : 0;
+  const status = outstanding === 0 ? 'paid' : late > 0 ? 'overdue' : i.paid_paise > 0 ? 'partial' : 'due';
+  return {
+    id: i.id, number: i.number, due_date: i.due_date, principal_paise: i.principal_paise, interest_paise: i.interest_paise,
+    amount_paise: i.amount_paise, penalty_paise: i.penalty_paise, paid_paise: i.paid_paise, outstanding_paise: outstanding,
+    status, days_past_due: late, advance: i.advance, paid_at: i.paid_at ? i.paid_at.toISOString() : null,
+  };
+}
+
+export interface EmiServiceDeps {
+  db: Database;
+  emi: EmiRepository;
+  customers: CustomersService;
+  users: UsersRepository;
+  orgs: OrgRepository;
+  today?: () => string;
+}
+
+export function createEmiService(deps: EmiServiceDeps) {
+  const { db, emi, customers } = deps;
+  const today = deps.today ?? (() => todayInIndia());
+  /** A mini-retailer's figures cover its own customers; a retailer's its whole network. */
+  const scope = (caller: RequestAuth) => (caller.userType === 'miniretailer' ? caller.userId : null);
+
+  async function receipt(caller: RequestAuth, paymentId: number): Promise<Receipt> {
+    const payment = await emi.payment(caller.accountId, paymentId);
+    if (!payment) throw new AppError('NOT_FOUND');
+    const customer = await customers.visible(caller, payment.customer_id);
+    const retailer = await deps.users.findById(payment.created_by);
+    const instalments = await emi.instalments(customer.id);
+    return {
+      payment_id: payment.id,
+      receipt_no: payment.receipt_no,
+      kind: payment.kind,
+      amount_paise: payment.amount_paise,
+      method: payment.method,
+      reference: payment.reference,
+      note: payment.note,
+      created_at: payment.created_at.toISOString(),
+      customer: { id: customer.id, name: `${customer.first_name} ${customer.last_name}`, mobile: customer.mobile, imei1: customer.imei1, device: `${customer.device_brand ?? ''} ${customer.device_model ?? ''}`.trim() },
+      retailer: { shop_name: retailer?.shop_name ?? null, name: retailer ? `${retailer.first_name} ${retailer.last_name}` : '', mobile: retailer?.mobile ?? '' },
+      allocations: (await emi.allocations(payment.id)).map((a) => ({ instalment_number: a.instalment_number, due_date: a.due_date, amount_paise: a.amount_paise })),
+      outstanding_after_paise: instalments.reduce((sum, i) => sum + owed(i), 0),
+    };
+  }
+
+  /** Appends one payment for the chosen instalments (or oldest first) inside a transaction that locks them. */
+  async function pay(caller: RequestAuth, customerId: number, choose: (open: InstalmentRow[]) => { targets: InstalmentRow[]; amount: number }, method: string, reference: string | undefined): Promise<Receipt> {
+    const customer = await customers.visible(caller, customerId);
+    const paymentId = await db.transaction(async (tx) => {
+      const open = (await emi.instalments(customer.id, tx, true)).filter((i) => owed(i) > 0);
+      if (open.length === 0) throw new AppError('NOTHING_DUE');
+      const { targets, amount } = choose(open);
+      const { allocations, unallocatedPaise } = allocatePayment(targets.map((i) => ({ number: i.number, duePaise: owed(i) })), amount);
+      if (unallocatedPaise > 0) throw new AppError('PAYMENT_TOO_LARGE', { details: [{ field: 'amount_paise', message: `at most ${amount - unallocatedPaise} paise are due` }] });
+      const byNumber = new Map(targets.map((i) => [i.number, i.id]));
+      return emi.record(
+        { customer_id: customer.id, account_id: caller.accountId, kind: 'payment', amount_paise: amount, reverses_id: null, method, reference: reference ?? null, note: null, created_by: caller.userId },
+        allocations.map((a) => ({ instalment_id: byNumber.get(a.number)!, amount_paise: a.paidPaise })),
+        tx,
+      );
+    });
+    return receipt(caller, paymentId);
+  }
+
+  return {
+    receipt,
+
+    async details(caller: RequestAuth, customerId: number): Promise<EmiDetails> {
+      const customer = await customers.visible(caller, customerId);
+      const day = today();
+      const instalments = (await emi.instalments(customer.id)).map((i) => toInstalmentView(i, day));
+      const sum = (f: (i: InstalmentView) => number) => instalments.reduce((s, i) => s + f(i), 0);
+      return {
+        customer_id: customer.id,
+        emi_paise: customer.emi_paise,
+        instalments,
+        totals: {
+          payable_paise: sum((i) => i.amount_paise + i.penalty_paise),
+          paid_paise: sum((i) => i.paid_paise),
+          outstanding_paise: sum((i) => i.outstanding_paise),
+          overdue_paise: sum((i) => (i.status === 'overdue' ? i.outstanding_paise : 0)),
+        },
+      };
+    },
+
+    payOne(caller: RequestAuth, body: PayOneBody): Promise<Receipt> {
+      return pay(caller, body.customer_id, (open) => {
+        const target = open.find((i) => i.id === body.instalment_id);
+        if (!target) throw new AppError('NOTHING_DUE');
+        return { targets: [target], amount: body.amount_paise ?? owed(target) };
+      }, body.method, body.reference);
+    },
+
+    payMany(caller: RequestAuth, body: PayManyBody): Promise<Receipt> {
+      if (!body.instalment_ids && body.amount_paise === undefined) {
+        throw new AppError('VALIDATION_FAILED', { details: [{ field: 'instalment_ids', message: 'name the instalments or an amount' }] });
+      }
+      return pay(caller, body.customer_id, (open) => {
+        const targets = body.instalment_ids ? open.filter((i) => body.instalment_ids!.includes(i.id)) : open;
+        if (body.instalment_ids && targets.length !== body.instalment_ids.length) throw new AppError('NOTHING_DUE');
+        return { targets, amount: body.amount_paise ?? targets.reduce((s, i) => s + owed(i), 0) };
+      }, body.method, body.reference);
+    },
+
+    /** Undoes one payment with a reversal entry of the same allocations, negated. */
+    async reverse(caller: RequestAuth, body: ReverseBody): Promise<Receipt> {
+      const original = await emi.payment(caller.accountId, body.payment_id);
+      if (!original || original.kind !== 'payment') throw new AppError('NOT_FOUND');
+      await customers.visible(caller, original.customer_id);
+      const reversalId = await db.transaction(async (tx) => {
+        await emi.instalments(original.customer_id, tx, true);
+        if (await emi.isReversed(original.id, tx)) throw new AppError('ALREADY_REVERSED');
+        const allocations = await emi.allocations(original.id, tx);
+        return emi.record(
+          { customer_id: original.customer_id, account_id: caller.accountId, kind: 'reversal', amount_paise: -original.amount_paise, reverses_id: original.id, method: original.method, reference: original.receipt_no, note: body.reason, created_by: caller.userId },
+          allocations.map((a) => ({ instalment_id: a.instalment_id, amount_paise: -a.amount_paise })),
+          tx,
+        );
+      });
+      return receipt(caller, reversalId);
+    },
+
+    async upcoming(caller: RequestAuth, query: UpcomingQuery): Promise<UpcomingList> {
+      const day = today();
+      const range =
+        query.filter === 'overdue' ? { from: null, to: addDays(day, -1) }
+        : query.filter === 'today' ? { from: day, to: day }
+        : { from: addDays(day, 1), to: addDays(day, query.days) };
+      const { items, total } = await emi.upcoming(caller.accountId, scope(caller), range, { limit: query.limit, offset: (query.page - 1) * query.limit });
+      return { items, total, page: query.page, limit: query.limit };
+    },
+
+    async upcomingCounts(caller: RequestAuth, days: number): Promise<UpcomingCounts> {
+      const day = today();
+      return { ...(await emi.upcomingCounts(caller.accountId, scope(caller), day, addDays(day, days))), days };
+    },
+
+    /** Behind the organisation's outstanding-amount switch, off by default. */
+    async totalOutstanding(caller: RequestAuth): Promise<Outstanding> {
+      const org = await deps.orgs.findById(caller.orgId);
+      if (!org?.features.outstanding_amount) throw new AppError('FEATURE_OFF');
+      return emi.outstanding(caller.accountId, scope(caller), today());
+    },
+  };
+}
+export type EmiService = ReturnType<typeof createEmiService>;
