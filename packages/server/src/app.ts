@@ -10,6 +10,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
+import multipart from '@fastify/multipart';
 import { createWebSocketStream } from 'ws';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CACHE_SECONDS } from '@kisht/domain/constants';
@@ -49,6 +50,9 @@ import { createLicensesRepository } from './modules/licenses/licenses.repository
 import { createEmiRepository } from './modules/emi/emi.repository.ts';
 import { createEmiService } from './modules/emi/emi.service.ts';
 import { emiRoutes } from './modules/emi/emi.routes.ts';
+import { createFileStore } from './modules/documents/file-store.ts';
+import { createDocumentsService } from './modules/documents/documents.service.ts';
+import { documentsRoutes } from './modules/documents/documents.routes.ts';
 import { operatorKey } from './secret.ts';
 
 export const VERSION = '0.1.0';
@@ -88,7 +92,8 @@ export async function buildApp(config: Config, deps: AppDeps) {
   const sessions = createSessionsRepository(db);
   const orgs = createOrgRepository(db);
   const catalogue = createCatalogueRepository(db);
-  const customers = createCustomersService({ db, customers: createCustomersRepository(db), licenses: createLicensesRepository(db), catalogue });
+  const customersRepository = createCustomersRepository(db);
+  const customers = createCustomersService({ db, customers: customersRepository, licenses: createLicensesRepository(db), catalogue });
   const tokenKey = deriveKey(deps.secret, 'access-token');
   const appOrg = await orgs.findById(config.APP_ORG_ID);
   if (!appOrg) throw new Error(`APP_ORG_ID ${config.APP_ORG_ID} is not an organisation in the database`);
@@ -133,6 +138,10 @@ export async function buildApp(config: Config, deps: AppDeps) {
   await app.register(configRoutes, { orgs, appOrgId: config.APP_ORG_ID });
   await app.register(catalogueRoutes, { catalogue });
   await app.register(customersRoutes, { customers });
+  await app.register(multipart);
+  await app.register(documentsRoutes, {
+    documents: createDocumentsService({ customers, repository: customersRepository, orgs, files: createFileStore(config.UPLOAD_DIR) }),
+  });
   await app.register(emiRoutes, { emi: createEmiService({ db, emi: createEmiRepository(db), customers, users, orgs }) });
   await app.register(localesRoutes, { cacheSeconds: CACHE_SECONDS.query });
   if (outbox) await app.register(devRoutes, { outbox: outbox.outbox });

@@ -22,6 +22,7 @@ const schema = z
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
       .optional(),
     DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, '.data', 'pglite')),
+    UPLOAD_DIR: z.string().min(1).default(path.join(REPO_ROOT, '.data', 'uploads')),
     MQTT_URL: z
       .string()
       .regex(/^(mqtts?|wss?):\/\//, 'must be an mqtt://, mqtts://, ws:// or wss:// URL')

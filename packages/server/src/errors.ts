@@ -33,6 +33,7 @@ const STATUS: Record<ErrorCode, number> = {
   PAYMENT_TOO_LARGE: 400,
   ALREADY_REVERSED: 409,
   FEATURE_OFF: 403,
+  UNSUPPORTED_FILE: 415,
   INTERNAL: 500,
 };
 

@@ -30,6 +30,7 @@ export const ERROR_CODES = [
   'PAYMENT_TOO_LARGE',
   'ALREADY_REVERSED',
   'FEATURE_OFF',
+  'UNSUPPORTED_FILE',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

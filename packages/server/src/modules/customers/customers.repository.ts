@@ -117,6 +117,16 @@ export function createCustomersRepository(db: Queryable) {
       return res.rows[0];
     },
 
+    /** Points a document column at a new file and returns the file it pointed at before. */
+    async setDocument(accountId: number, id: number, column: 'photo_path' | 'signature_path' | 'witness_signature_path' | 'invoice_path', relative: string): Promise<string | null> {
+      const res = await db.query<{ previous: string | null }>(
+        `UPDATE customers c SET ${column} = $3, updated_at = now() FROM (SELECT ${column} AS previous FROM customers WHERE id = $2 AND account_id = $1 FOR UPDATE) old
+          WHERE c.id = $2 AND c.account_id = $1 RETURNING old.previous`,
+        [accountId, id, relative],
+      );
+      return res.rows[0]?.previous ?? null;
+    },
+
     async list(accountId: number, query: CustomerListQuery): Promise<{ items: CustomerListItem[]; total: number }> {
       const where = ['c.account_id = $1'];
       const params: unknown[] = [accountId];
