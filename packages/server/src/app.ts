@@ -51,6 +51,8 @@ import { createEmiRepository } from './modules/emi/emi.repository.ts';
 import { createEmiService } from './modules/emi/emi.service.ts';
 import { emiRoutes } from './modules/emi/emi.routes.ts';
 import { createFileStore } from './modules/documents/file-store.ts';
+import { createDashboardRepository } from './modules/dashboard/dashboard.repository.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { createDocumentsService } from './modules/documents/documents.service.ts';
 import { documentsRoutes } from './modules/documents/documents.routes.ts';
 import { operatorKey } from './secret.ts';
@@ -138,6 +140,7 @@ export async function buildApp(config: Config, deps: AppDeps) {
   await app.register(configRoutes, { orgs, appOrgId: config.APP_ORG_ID });
   await app.register(catalogueRoutes, { catalogue });
   await app.register(customersRoutes, { customers });
+  await app.register(dashboardRoutes, { dashboard: createDashboardRepository(db), catalogue });
   await app.register(multipart);
   await app.register(documentsRoutes, {
     documents: createDocumentsService({ customers, repository: customersRepository, orgs, files: createFileStore(config.UPLOAD_DIR) }),
