@@ -53,6 +53,8 @@ import { emiRoutes } from './modules/emi/emi.routes.ts';
 import { createFileStore } from './modules/documents/file-store.ts';
 import { createDashboardRepository } from './modules/dashboard/dashboard.repository.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { createDuesRepository } from './modules/dues/dues.repository.ts';
+import { createDuesService, startDuesScheduler } from './modules/dues/dues.service.ts';
 import { createDocumentsService } from './modules/documents/documents.service.ts';
 import { documentsRoutes } from './modules/documents/documents.routes.ts';
 import { operatorKey } from './secret.ts';
@@ -163,12 +165,17 @@ export async function buildApp(config: Config, deps: AppDeps) {
     });
   }
 
+  const dues = createDuesService({ db, dues: createDuesRepository(db), log: (message, stats) => app.log.info(stats, message) });
+  // 0 switches the scheduler off (tests drive the run themselves).
+  const stopDues = config.DUES_CHECK_SECONDS > 0 ? startDuesScheduler(dues, config.DUES_CHECK_SECONDS * 1000, (error) => app.log.error({ err: error }, 'dues run failed')) : () => undefined;
+
   async function close() {
+    stopDues();
     await app.close();
     await broker.close();
     if (!deps.db) await db.close();
   }
 
-  return { app, db, broker, close, services: { auth, users, signups, sessions, orgs, customers } };
+  return { app, db, broker, close, services: { auth, users, signups, sessions, orgs, customers, dues } };
 }
 export type BuiltApp = Awaited<ReturnType<typeof buildApp>>;

@@ -6,6 +6,7 @@
  *   access <mobile> key=0|1 ...      set user access (feature_access, lock_unlock, unistall, active_deactive,
  *                                    bulk_retailer) or lock access (lock, unlock, read, uninstall) switches
  *   feature <org_id> <switch> on|off witness_signature, payment_gateway or outstanding_amount
+ *   dues [<org_id>] [YYYY-MM-DD]     run the daily dues run now (one organisation and day: run it again)
  * Uses the server's configuration. On PostgreSQL it connects directly; on PGlite, when the server is
  * running it asks the server (PGlite allows one process), otherwise it opens the data folder itself.
  */

@@ -39,6 +39,7 @@ const schema = z
     SMS_WEBHOOK_URL: z.url().optional(),
     SMS_WEBHOOK_TOKEN: z.string().optional(),
     SEED_DEMO: flag.optional(),
+    DUES_CHECK_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
     CONSOLE_DIST: z.string().default(path.join(REPO_ROOT, 'packages', 'console', 'dist')),
   });
 

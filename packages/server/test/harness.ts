@@ -77,6 +77,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
       MQTT_HOST: '127.0.0.1',
       ...(process.env.TEST_MQTT_URL ? { MQTT_URL: process.env.TEST_MQTT_URL } : {}),
       CONSOLE_DIST: '/nonexistent',
+      DUES_CHECK_SECONDS: '0',
       ...options.env,
     },
     options.limits,

@@ -4,8 +4,10 @@ import type { Database } from '../../db/database.ts';
 import { createSignupRepository, createUsersRepository } from '../users/users.repository.ts';
 import { createSignupsService } from '../users/signups.service.ts';
 import { createOrgRepository } from '../config/org.repository.ts';
+import { createDuesRepository } from '../dues/dues.repository.ts';
+import { createDuesService } from '../dues/dues.service.ts';
 
-export const OPERATOR_USAGE = 'commands: signups | approve <id> | reject <id> | access <mobile> key=0|1 ... | feature <org_id> <switch> on|off';
+export const OPERATOR_USAGE = 'commands: signups | approve <id> | reject <id> | access <mobile> key=0|1 ... | feature <org_id> <switch> on|off | dues [<org_id>] [YYYY-MM-DD]';
 
 export async function runOperatorCommand(db: Database, args: string[], print: (line: string) => void = console.log): Promise<number> {
   const [command, ...rest] = args;
@@ -53,6 +55,20 @@ export async function runOperatorCommand(db: Database, args: string[], print: (l
       const changed = await createOrgRepository(db).setFeature(Number(org), feature as OrgFeatureKey, state === 'on');
       if (!changed) return fail(print, `No organisation ${org}.`);
       print(`Organisation ${org}: ${feature} ${state}.`);
+      return 0;
+    }
+    case 'dues': {
+      // dues [YYYY-MM-DD] runs every organisation's day that has not run; dues <org_id> <YYYY-MM-DD> runs one again.
+      const service = createDuesService({ db, dues: createDuesRepository(db) });
+      if (rest.length === 2) {
+        const stats = await service.rerun(Number(rest[0]), rest[1]!);
+        if (!stats) return fail(print, `No organisation ${rest[0]}.`);
+        print(`Organisation ${rest[0]}, ${rest[1]}: ${JSON.stringify(stats)}`);
+        return 0;
+      }
+      const done = rest[0] ? await service.runDue(rest[0]) : await service.runDue();
+      if (done.size === 0) print('Nothing to run: every organisation has run that day.');
+      for (const [org, stats] of done) print(`Organisation ${org}: ${JSON.stringify(stats)}`);
       return 0;
     }
     default:

@@ -1,0 +1,75 @@
+/**
+ * The daily dues run, once per organisation and India date: penalties past the grace days, completed
+ * and maturing loans, reminder and overdue events for the device side. It is durable (the claim and
+ * the work commit together, so a crash leaves the day to be run again) and safe to run twice (the
+ * claim refuses a second run, and every statement is idempotent on its own).
+ */
+import { todayInIndia } from '@kisht/domain/format';
+import type { Database } from '../../db/database.ts';
+import type { DuesRepository, DuesRule } from './dues.repository.ts';
+
+export interface DuesStats {
+  penalties: number;
+  completed: number;
+  maturing: number;
+  reminders: number;
+  overdue: number;
+}
+
+export function createDuesService(deps: { db: Database; dues: DuesRepository; log?: (message: string, stats: object) => void }) {
+  const { db, dues } = deps;
+
+  async function runRule(rule: DuesRule, day: string, claim: boolean): Promise<DuesStats | null> {
+    return db.transaction(async (tx) => {
+      if (claim && !(await dues.claim(rule.org_id, day, tx))) return null;
+      const penalties = await dues.applyPenalties(rule, day, tx);
+      const completed = await dues.completeLoans(rule.org_id, day, tx);
+      const maturing = await dues.markMaturing(rule, day, tx);
+      const events = await dues.emitDueEvents(rule, day, tx);
+      const stats = { penalties, completed, maturing, ...events };
+      if (claim) await dues.finish(rule.org_id, day, stats, tx);
+      return stats;
+    });
+  }
+
+  return {
+    /** Runs every organisation's day that has not run yet; returns what each run did. */
+    async runDue(day: string = todayInIndia()): Promise<Map<number, DuesStats>> {
+      const done = new Map<number, DuesStats>();
+      for (const rule of await dues.rules()) {
+        const stats = await runRule(rule, day, true);
+        if (stats) {
+          done.set(rule.org_id, stats);
+          deps.log?.(`dues run for organisation ${rule.org_id} on ${day}`, stats);
+        }
+      }
+      return done;
+    },
+    /** Runs one organisation's day again without the claim (operator use); the statements are idempotent. */
+    async rerun(orgId: number, day: string): Promise<DuesStats | null> {
+      const rule = (await dues.rules()).find((r) => r.org_id === orgId);
+      return rule ? runRule(rule, day, false) : null;
+    },
+  };
+}
+export type DuesService = ReturnType<typeof createDuesService>;
+
+/** Checks every `intervalMs` whether today's run is due; the first check happens at once. */
+export function startDuesScheduler(service: DuesService, intervalMs: number, onError: (error: unknown) => void): () => void {
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      await service.runDue();
+    } catch (error) {
+      onError(error);
+    } finally {
+      running = false;
+    }
+  };
+  void tick();
+  const timer = setInterval(() => void tick(), intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
