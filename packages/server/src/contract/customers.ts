@@ -146,3 +146,37 @@ export type CustomerProfile = Static<typeof CustomerProfile>;
 
 export const CustomerCreated = Type.Object({ customer: CustomerProfile, keys_left: Type.Integer() });
 export type CustomerCreated = Static<typeof CustomerCreated>;
+
+export const UpdateCustomerDetailsBody = Type.Object(
+  {
+    customer_id: Type.Integer({ minimum: 1 }),
+    first_name: Type.Optional(Name),
+    last_name: Type.Optional(Name),
+    mobile: Type.Optional(Mobile),
+    alt_mobile: Type.Optional(Type.Union([Mobile, Type.Null()])),
+    email: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 120 }), Type.Null()])),
+    address: Type.Optional(Type.Union([Type.String({ maxLength: 300 }), Type.Null()])),
+    state_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+    city_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+    pincode: Type.Optional(Type.Union([Type.String({ pattern: '^[1-9][0-9]{5}$' }), Type.Null()])),
+    date_of_birth: Type.Optional(Type.Union([IsoDate, Type.Null()])),
+    id_type: Type.Optional(Type.Unsafe<IdType>({ type: 'string', enum: [...ID_TYPES] })),
+    id_number: Type.Optional(Type.String({ minLength: 4, maxLength: 20 })),
+  },
+  { additionalProperties: false },
+);
+export type UpdateCustomerDetailsBody = Static<typeof UpdateCustomerDetailsBody>;
+
+/** IMEI_EDIT: the device registration of a customer. */
+export const UpdateRegistrationBody = Type.Object(
+  {
+    customer_id: Type.Integer({ minimum: 1 }),
+    imei1: Type.Optional(Imei),
+    imei2: Type.Optional(Type.Union([Imei, Type.Null()])),
+    serial_number: Type.Optional(Type.Union([Type.String({ maxLength: 40 }), Type.Null()])),
+    device_brand: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+    device_model: Type.Optional(Type.String({ minLength: 1, maxLength: 60 })),
+  },
+  { additionalProperties: false },
+);
+export type UpdateRegistrationBody = Static<typeof UpdateRegistrationBody>;

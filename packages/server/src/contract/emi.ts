@@ -103,3 +103,27 @@ export type UpcomingCounts = Static<typeof UpcomingCounts>;
 
 export const Outstanding = Type.Object({ outstanding_paise: Type.Integer(), overdue_paise: Type.Integer(), customers: Type.Integer() });
 export type Outstanding = Static<typeof Outstanding>;
+
+export const PenaltyBody = Type.Object(
+  { customer_id: CustomerId, instalment_id: Type.Integer({ minimum: 1 }), amount_paise: Type.Integer({ minimum: 1, maximum: 10_000_000 }), reason: Type.String({ minLength: 3, maxLength: 200 }) },
+  { additionalProperties: false },
+);
+export type PenaltyBody = Static<typeof PenaltyBody>;
+
+export const AlertBody = Type.Object({ customer_id: CustomerId, message: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })) }, { additionalProperties: false });
+export type AlertBody = Static<typeof AlertBody>;
+
+export const Alert = Type.Object({ id: Type.Integer(), customer_id: Type.Integer(), message: Type.String(), amount_paise: Type.Integer(), status: Type.String(), created_at: Type.String() });
+export type Alert = Static<typeof Alert>;
+
+export const EditInstalmentBody = Type.Object(
+  { customer_id: CustomerId, instalment_id: Type.Integer({ minimum: 1 }), due_date: Type.Optional(Type.String({ format: 'date' })), amount_paise: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000_00 })) },
+  { additionalProperties: false },
+);
+export type EditInstalmentBody = Static<typeof EditInstalmentBody>;
+
+export const AddInstalmentBody = Type.Object(
+  { customer_id: CustomerId, due_date: Type.String({ format: 'date' }), amount_paise: Type.Integer({ minimum: 1, maximum: 100_000_000_00 }) },
+  { additionalProperties: false },
+);
+export type AddInstalmentBody = Static<typeof AddInstalmentBody>;

@@ -10,7 +10,7 @@ import { FALLBACK_LANGUAGE, isLanguage, LANGUAGES, type Language } from '@kisht/
 type Dictionary = Record<string, unknown>;
 
 /** Success messages by key; the words are in packages/locales under messages.<KEY>. */
-export const SUCCESS_MESSAGES = ['OTP_SENT', 'SIGNED_IN', 'MPIN_SET', 'MPIN_VERIFIED', 'MPIN_RESET', 'LOGGED_OUT', 'SESSION_ENDED', 'SESSIONS_ENDED', 'SIGNUP_REQUESTED', 'CUSTOMER_CREATED', 'PAYMENT_RECORDED', 'PAYMENT_REVERSED', 'DOCUMENT_SAVED', 'OK'] as const;
+export const SUCCESS_MESSAGES = ['OTP_SENT', 'SIGNED_IN', 'MPIN_SET', 'MPIN_VERIFIED', 'MPIN_RESET', 'LOGGED_OUT', 'SESSION_ENDED', 'SESSIONS_ENDED', 'SIGNUP_REQUESTED', 'CUSTOMER_CREATED', 'PAYMENT_RECORDED', 'PAYMENT_REVERSED', 'DOCUMENT_SAVED', 'PENALTY_ADDED', 'EMI_UPDATED', 'ALERT_QUEUED', 'CUSTOMER_UPDATED', 'OK'] as const;
 export type SuccessMessage = (typeof SUCCESS_MESSAGES)[number];
 
 function readDictionaries(): Map<Language, Dictionary> {

@@ -117,6 +117,22 @@ export function createCustomersRepository(db: Queryable) {
       return res.rows[0];
     },
 
+    /** Writes the given columns of a customer of the account (column names come from the service, never from input). */
+    async update(accountId: number, id: number, changes: Record<string, unknown>, q: Queryable = db): Promise<void> {
+      const columns = Object.keys(changes);
+      if (columns.length === 0) return;
+      await q.query(
+        `UPDATE customers SET ${columns.map((c, i) => `${c} = $${i + 3}`).join(', ')}, updated_at = now() WHERE account_id = $1 AND id = $2`,
+        [accountId, id, ...columns.map((c) => changes[c])],
+      );
+    },
+
+    /** Moves the active IMEI claims of a customer to a new set (unique violation: one is taken). */
+    async reclaimImeis(customerId: number, imeis: string[], q: Queryable): Promise<void> {
+      await q.query('DELETE FROM customer_imeis WHERE customer_id = $1 AND active', [customerId]);
+      await q.query('INSERT INTO customer_imeis (imei, customer_id) SELECT unnest($1::text[]), $2', [imeis, customerId]);
+    },
+
     /** Points a document column at a new file and returns the file it pointed at before. */
     async setDocument(accountId: number, id: number, column: 'photo_path' | 'signature_path' | 'witness_signature_path' | 'invoice_path', relative: string): Promise<string | null> {
       const res = await db.query<{ previous: string | null }>(

@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../shared/types.ts';
 import { ErrorReply, Ok } from '../../contract/envelope.ts';
-import { CreateCustomerBody, CreateFinancedCustomerBody, CustomerCreated, CustomerList, CustomerListQuery, CustomerProfile } from '../../contract/customers.ts';
+import { CreateCustomerBody, CreateFinancedCustomerBody, CustomerCreated, CustomerList, CustomerListQuery, CustomerProfile, UpdateCustomerDetailsBody, UpdateRegistrationBody } from '../../contract/customers.ts';
 import { ok } from '../../shared/reply.ts';
 import { authOf } from '../../plugins/route-config.ts';
 import type { CustomersService } from './customers.service.ts';
@@ -21,6 +21,14 @@ export async function customersRoutes(app: App, opts: { customers: CustomersServ
   app.post('/api/customer/create-customer-hdb', {
     schema: { tags, security, summary: "Enrol a customer financed by a financier, with the references that financier requires", body: CreateFinancedCustomerBody, response: { 200: Ok(CustomerCreated), ...errors } },
   }, async (request) => ok(request, await customers.create(authOf(request), request.body), 'CUSTOMER_CREATED'));
+
+  app.post('/api/customer/update_customer_detailsV3', {
+    schema: { tags, security, summary: "Edit a customer's personal details", body: UpdateCustomerDetailsBody, response: { 200: Ok(CustomerProfile), ...errors } },
+  }, async (request) => ok(request, await customers.updateDetails(authOf(request), request.body), 'CUSTOMER_UPDATED'));
+
+  app.post('/api/customer/customerRegistrationByKegenUpdateV3', {
+    schema: { tags, security, summary: "Edit a customer's device registration (IMEIs unique among active loans)", body: UpdateRegistrationBody, response: { 200: Ok(CustomerProfile), ...errors } },
+  }, async (request) => ok(request, await customers.updateRegistration(authOf(request), request.body), 'CUSTOMER_UPDATED'));
 
   app.get('/api/customer/get_customers_keygen', {
     schema: { tags, security, summary: 'Customers of your network: paged, searched by name, mobile or IMEI, filtered by status, lock, dates, retailer', querystring: CustomerListQuery, response: { 200: Ok(CustomerList), ...errors } },

@@ -5,12 +5,13 @@
  */
 import { generateSchedule, LoanTermsError, validateLoanTerms, type LoanTerms } from '@kisht/domain/emi';
 import { isValidImei } from '@kisht/domain/imei';
-import { isValidIdNumber, maskIdNumber, normaliseIdNumber } from '@kisht/domain/identity';
+import { isValidIdNumber, maskIdNumber, normaliseIdNumber, type IdType } from '@kisht/domain/identity';
+import { isActiveLoan } from '@kisht/domain/customer-status';
 import { todayInIndia } from '@kisht/domain/format';
 import type { Database } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import type { RequestAuth } from '../../plugins/route-config.ts';
-import type { CreateCustomerBody, CreateFinancedCustomerBody, CustomerList, CustomerListQuery, CustomerProfile, CustomerCreated } from '../../contract/customers.ts';
+import type { CreateCustomerBody, CreateFinancedCustomerBody, CustomerList, CustomerListQuery, CustomerProfile, CustomerCreated, UpdateCustomerDetailsBody, UpdateRegistrationBody } from '../../contract/customers.ts';
 import type { CatalogueRepository } from '../catalogue/catalogue.repository.ts';
 import type { LicensesRepository } from '../licenses/licenses.repository.ts';
 import type { CustomerRow, CustomersRepository } from './customers.repository.ts';
@@ -176,6 +177,55 @@ export function createCustomersService(deps: CustomersServiceDeps) {
           throw error;
         });
       return { customer: toCustomerProfile(await visible(caller, id)), keys_left: left };
+    },
+
+    /** update_customer_detailsV3: the buyer's personal details; checked like at enrolment. */
+    async updateDetails(caller: RequestAuth, body: UpdateCustomerDetailsBody): Promise<CustomerProfile> {
+      const current = await visible(caller, body.customer_id);
+      const problems: Problem[] = [];
+      const idType = body.id_type ?? current.id_type;
+      if (body.id_number !== undefined && (!idType || !isValidIdNumber(idType as IdType, body.id_number))) problems.push({ field: 'id_number', message: `is not a valid ${idType ?? 'identity'} number` });
+      const stateId = body.state_id !== undefined ? body.state_id : current.state_id;
+      const cityId = body.city_id !== undefined ? body.city_id : current.city_id;
+      if (cityId !== null && (stateId === null || !(await catalogue.cityInState(cityId, stateId)))) problems.push({ field: 'city_id', message: 'is not a city of the chosen state' });
+      if (problems.length > 0) throw new AppError('VALIDATION_FAILED', { details: problems });
+      const { customer_id: _id, id_number, first_name, last_name, address, ...rest } = body;
+      await customers.update(caller.accountId, current.id, {
+        ...rest,
+        ...(first_name !== undefined ? { first_name: first_name.trim() } : {}),
+        ...(last_name !== undefined ? { last_name: last_name.trim() } : {}),
+        ...(address !== undefined ? { address: address?.trim() || null } : {}),
+        ...(id_number !== undefined ? { id_number: normaliseIdNumber(id_number) } : {}),
+      });
+      return toCustomerProfile(await visible(caller, current.id));
+    },
+
+    /** customerRegistrationByKegenUpdateV3 (IMEI_EDIT): device and IMEIs, which stay unique among active loans. */
+    async updateRegistration(caller: RequestAuth, body: UpdateRegistrationBody): Promise<CustomerProfile> {
+      const current = await visible(caller, body.customer_id);
+      const imei1 = body.imei1 ?? current.imei1;
+      const imei2 = body.imei2 !== undefined ? body.imei2 : current.imei2;
+      const problems: Problem[] = [];
+      if (!isValidImei(imei1)) problems.push({ field: 'imei1', message: 'is not a valid IMEI (check digit)' });
+      if (imei2 && !isValidImei(imei2)) problems.push({ field: 'imei2', message: 'is not a valid IMEI (check digit)' });
+      if (imei2 && imei2 === imei1) problems.push({ field: 'imei2', message: 'must differ from IMEI 1' });
+      if (problems.length > 0) throw new AppError('VALIDATION_FAILED', { details: problems });
+      await db
+        .transaction(async (tx) => {
+          const { customer_id: _id, device_brand, device_model, serial_number } = body;
+          await customers.update(caller.accountId, current.id, {
+            imei1, imei2,
+            ...(device_brand !== undefined ? { device_brand: device_brand.trim() } : {}),
+            ...(device_model !== undefined ? { device_model: device_model.trim() } : {}),
+            ...(serial_number !== undefined ? { serial_number: serial_number?.trim() || null } : {}),
+          }, tx);
+          if (isActiveLoan(current.install_status)) await customers.reclaimImeis(current.id, imei2 ? [imei1, imei2] : [imei1], tx);
+        })
+        .catch((error: unknown) => {
+          if (isUniqueViolation(error)) throw new AppError('IMEI_IN_USE');
+          throw error;
+        });
+      return toCustomerProfile(await visible(caller, current.id));
     },
 
     async profile(caller: RequestAuth, id: number): Promise<CustomerProfile> {

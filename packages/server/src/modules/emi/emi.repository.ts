@@ -68,6 +68,48 @@ export function createEmiRepository(db: Queryable) {
       return id;
     },
 
+    async addPenalty(entry: { customer_id: number; instalment_id: number; account_id: number; amount_paise: number; reason: string; created_by: number }, q: Queryable): Promise<void> {
+      await q.query(
+        'INSERT INTO penalty_charges (customer_id, instalment_id, account_id, amount_paise, reason, created_by) VALUES ($1, $2, $3, $4, $5, $6)',
+        [entry.customer_id, entry.instalment_id, entry.account_id, entry.amount_paise, entry.reason, entry.created_by],
+      );
+      await q.query('UPDATE emi_instalments SET penalty_paise = penalty_paise + $2, paid_at = NULL WHERE id = $1', [entry.instalment_id, entry.amount_paise]);
+    },
+
+    async editInstalment(id: number, change: { due_date?: string; amount_paise?: number }, q: Queryable): Promise<void> {
+      await q.query(
+        `UPDATE emi_instalments SET due_date = coalesce($2::date, due_date),
+           principal_paise = CASE WHEN $3::int IS NULL THEN principal_paise ELSE greatest(0, $3::int - interest_paise) END,
+           interest_paise = CASE WHEN $3::int IS NULL THEN interest_paise ELSE least(interest_paise, $3::int) END,
+           amount_paise = coalesce($3::int, amount_paise)
+         WHERE id = $1`,
+        [id, change.due_date ?? null, change.amount_paise ?? null],
+      );
+    },
+
+    async addInstalment(customerId: number, accountId: number, dueDate: string, amountPaise: number, q: Queryable): Promise<void> {
+      await q.query(
+        `INSERT INTO emi_instalments (customer_id, account_id, number, due_date, principal_paise, interest_paise, amount_paise)
+         SELECT $1, $2, coalesce(max(number), 0) + 1, $3, $4, 0, $4 FROM emi_instalments WHERE customer_id = $1`,
+        [customerId, accountId, dueDate, amountPaise],
+      );
+    },
+
+    async queueAlert(entry: { customer_id: number; account_id: number; message: string; amount_paise: number; created_by: number }) {
+      const res = await db.query<{ id: number; status: string; created_at: Date }>(
+        'INSERT INTO emi_alerts (customer_id, account_id, message, amount_paise, created_by) VALUES ($1, $2, $3, $4, $5) RETURNING id, status, created_at',
+        [entry.customer_id, entry.account_id, entry.message, entry.amount_paise, entry.created_by],
+      );
+      return res.rows[0]!;
+    },
+
+    async alerts(customerId: number) {
+      return (await db.query<{ id: number; customer_id: number; message: string; amount_paise: number; status: string; created_at: Date }>(
+        'SELECT id, customer_id, message, amount_paise, status, created_at FROM emi_alerts WHERE customer_id = $1 ORDER BY created_at DESC, id DESC LIMIT 50',
+        [customerId],
+      )).rows;
+    },
+
     async payment(accountId: number, id: number, q: Queryable = db): Promise<PaymentRow | undefined> {
       return (await q.query<PaymentRow>('SELECT * FROM payments WHERE account_id = $1 AND id = $2', [accountId, id])).rows[0];
     },

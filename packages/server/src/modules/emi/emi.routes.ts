@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../shared/types.ts';
 import { ErrorReply, Ok } from '../../contract/envelope.ts';
-import { CustomerIdBody, CustomerIdQuery, EmiDetails, Outstanding, PayManyBody, PayOneBody, Receipt, ReverseBody, UpcomingCounts, UpcomingList, UpcomingQuery } from '../../contract/emi.ts';
+import { AddInstalmentBody, Alert, AlertBody, CustomerIdBody, CustomerIdQuery, EditInstalmentBody, EmiDetails, Outstanding, PayManyBody, PayOneBody, PenaltyBody, Receipt, ReverseBody, UpcomingCounts, UpcomingList, UpcomingQuery } from '../../contract/emi.ts';
 import { ok } from '../../shared/reply.ts';
 import { authOf } from '../../plugins/route-config.ts';
 import type { EmiService } from './emi.service.ts';
@@ -45,6 +45,26 @@ export async function emiRoutes(app: App, opts: { emi: EmiService }) {
   app.get('/api/emi/upcoming_emi_counts', {
     schema: { tags, security, summary: 'How many instalments are overdue, due today and due in the next days', querystring: Type.Object({ days: Type.Integer({ minimum: 1, maximum: 90, default: 7 }) }), response: { 200: Ok(UpcomingCounts), ...errors } },
   }, async (request) => ok(request, await emi.upcomingCounts(authOf(request), request.query.days)));
+
+  app.post('/api/emi/send_penalty', {
+    schema: { tags, security, summary: 'Add a penalty to an instalment (recorded, never edited)', body: PenaltyBody, response: { 200: Ok(EmiDetails), ...errors } },
+  }, async (request) => ok(request, await emi.addPenalty(authOf(request), request.body), 'PENALTY_ADDED'));
+
+  app.post('/api/emi/update_emi_details', {
+    schema: { tags, security, summary: "Move an unpaid instalment's due date or change its amount", body: EditInstalmentBody, response: { 200: Ok(EmiDetails), ...errors } },
+  }, async (request) => ok(request, await emi.editInstalment(authOf(request), request.body), 'EMI_UPDATED'));
+
+  app.post('/api/emi/add_emi_details', {
+    schema: { tags, security, summary: 'Add an instalment at the end of the schedule', body: AddInstalmentBody, response: { 200: Ok(EmiDetails), ...errors } },
+  }, async (request) => ok(request, await emi.addInstalment(authOf(request), request.body), 'EMI_UPDATED'));
+
+  app.post('/api/emi/send_emialert', {
+    schema: { tags, security, summary: "Queue an EMI alert for the customer's phone (delivered by the device channel)", body: AlertBody, response: { 200: Ok(Alert), ...errors } },
+  }, async (request) => ok(request, await emi.sendAlert(authOf(request), request.body), 'ALERT_QUEUED'));
+
+  app.get('/api/emi/emi_alerts', {
+    schema: { tags, security, summary: "The customer's EMI alerts and their delivery state", querystring: CustomerIdQuery, response: { 200: Ok(Type.Array(Alert)), ...errors } },
+  }, async (request) => ok(request, await emi.alerts(authOf(request), request.query.customer_id)));
 
   app.get('/api/emi/getTotalOutStanding', {
     schema: { tags, security, summary: 'What your network is owed (only where the organisation switched it on)', response: { 200: Ok(Outstanding), ...errors } },

@@ -9,7 +9,7 @@ import { todayInIndia } from '@kisht/domain/format';
 import type { Database } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import type { RequestAuth } from '../../plugins/route-config.ts';
-import type { EmiDetails, InstalmentView, Outstanding, PayManyBody, PayOneBody, Receipt, ReverseBody, UpcomingCounts, UpcomingList, UpcomingQuery } from '../../contract/emi.ts';
+import type { AddInstalmentBody, Alert, AlertBody, EditInstalmentBody, EmiDetails, InstalmentView, Outstanding, PayManyBody, PayOneBody, PenaltyBody, Receipt, ReverseBody, UpcomingCounts, UpcomingList, UpcomingQuery } from '../../contract/emi.ts';
 import type { CustomersService } from '../customers/customers.service.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import type { OrgRepository } from '../config/org.repository.ts';
@@ -155,6 +155,55 @@ export function createEmiService(deps: EmiServiceDeps) {
     async upcomingCounts(caller: RequestAuth, days: number): Promise<UpcomingCounts> {
       const day = today();
       return { ...(await emi.upcomingCounts(caller.accountId, scope(caller), day, addDays(day, days))), days };
+    },
+
+    /** A manual penalty on an instalment, recorded in an append-only table. */
+    async addPenalty(caller: RequestAuth, body: PenaltyBody): Promise<EmiDetails> {
+      const customer = await customers.visible(caller, body.customer_id);
+      await db.transaction(async (tx) => {
+        const target = (await emi.instalments(customer.id, tx, true)).find((i) => i.id === body.instalment_id);
+        if (!target) throw new AppError('NOT_FOUND');
+        await emi.addPenalty({ customer_id: customer.id, instalment_id: target.id, account_id: caller.accountId, amount_paise: body.amount_paise, reason: body.reason, created_by: caller.userId }, tx);
+      });
+      return this.details(caller, customer.id);
+    },
+
+    /** Moves the due date or changes the amount of an instalment that is not fully paid; never below what was paid. */
+    async editInstalment(caller: RequestAuth, body: EditInstalmentBody): Promise<EmiDetails> {
+      const customer = await customers.visible(caller, body.customer_id);
+      await db.transaction(async (tx) => {
+        const target = (await emi.instalments(customer.id, tx, true)).find((i) => i.id === body.instalment_id);
+        if (!target) throw new AppError('NOT_FOUND');
+        if (owed(target) === 0) throw new AppError('NOTHING_DUE');
+        if (body.amount_paise !== undefined && body.amount_paise + target.penalty_paise < target.paid_paise) {
+          throw new AppError('VALIDATION_FAILED', { details: [{ field: 'amount_paise', message: `cannot be below the ${target.paid_paise} paise already paid` }] });
+        }
+        await emi.editInstalment(target.id, { ...(body.due_date ? { due_date: body.due_date } : {}), ...(body.amount_paise !== undefined ? { amount_paise: body.amount_paise } : {}) }, tx);
+      });
+      return this.details(caller, customer.id);
+    },
+
+    async addInstalment(caller: RequestAuth, body: AddInstalmentBody): Promise<EmiDetails> {
+      const customer = await customers.visible(caller, body.customer_id);
+      await db.transaction(async (tx) => {
+        await emi.instalments(customer.id, tx, true);
+        await emi.addInstalment(customer.id, caller.accountId, body.due_date, body.amount_paise, tx);
+      });
+      return this.details(caller, customer.id);
+    },
+
+    /** Records an EMI alert for the customer's phone; the device channel delivers queued alerts. */
+    async sendAlert(caller: RequestAuth, body: AlertBody): Promise<Alert> {
+      const customer = await customers.visible(caller, body.customer_id);
+      const due = (await emi.instalments(customer.id)).filter((i) => owed(i) > 0 && i.due_date <= today()).reduce((s, i) => s + owed(i), 0);
+      const message = body.message ?? 'Your EMI is due. Please pay your retailer to keep using your phone without interruption.';
+      const row = await emi.queueAlert({ customer_id: customer.id, account_id: caller.accountId, message, amount_paise: due, created_by: caller.userId });
+      return { id: row.id, customer_id: customer.id, message, amount_paise: due, status: row.status, created_at: row.created_at.toISOString() };
+    },
+
+    async alerts(caller: RequestAuth, customerId: number): Promise<Alert[]> {
+      const customer = await customers.visible(caller, customerId);
+      return (await emi.alerts(customer.id)).map((a) => ({ ...a, created_at: a.created_at.toISOString() }));
     },
 
     /** Behind the organisation's outstanding-amount switch, off by default. */
