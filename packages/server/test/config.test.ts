@@ -108,6 +108,10 @@ describe('public pages and documents', () => {
       '/api/cities', '/api/emi/customer_emi_details', '/api/country/get_emi_details', '/api/emi/update_emi_status',
       '/api/emi/multiple_emi_paid', '/api/emi/reverse_payment', '/api/emi/receipt', '/api/emi/getUpcomingEmi',
       '/api/emi/upcoming_emi_counts', '/api/emi/getTotalOutStanding', '/api/operator/run',
+      '/api/customer/update_profile_image', '/api/customer/update_customer_signature', '/api/customer/update_witness_signature',
+      '/api/customer/update_customer_invoice', '/api/customer/customer_document', '/api/customer/get_keygen_dashboardV1',
+      '/api/customer/update_customer_detailsV3', '/api/customer/customerRegistrationByKegenUpdateV3', '/api/emi/send_penalty',
+      '/api/emi/update_emi_details', '/api/emi/add_emi_details', '/api/emi/send_emialert', '/api/emi/emi_alerts', '/api/user/license_balance',
     ];
     for (const p of expected) expect(documented, p).toContain(p);
     for (const [p, item] of Object.entries(doc.paths as Record<string, Record<string, { responses?: object }>>)) {
