@@ -5,8 +5,8 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 
-// The API server serves /api and the translation dictionaries under /locales.
-const API_SERVER = 'http://localhost:8080';
+// The API server serves /api and the translation dictionaries under /locales (another port: API_PROXY_TARGET).
+const API_SERVER = process.env.API_PROXY_TARGET ?? 'http://localhost:8080';
 const proxy = { '/api': API_SERVER, '/locales': API_SERVER };
 
 /** The fallback dictionary is precached with the shell, so a first offline start still has words. */

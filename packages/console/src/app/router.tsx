@@ -98,6 +98,70 @@ export function createAppRouter(store: AppStore) {
               }),
             },
             {
+              path: ROUTES.customer_list,
+              handle: handle('customer_list', 'skeleton'),
+              lazy: async () => ({
+                Component: (await import('../features/customers/components/customer-list-screen.tsx')).CustomerListScreen,
+              }),
+            },
+            {
+              path: ROUTES.customer_details,
+              handle: handle('customer_details', 'skeleton'),
+              lazy: async () => ({
+                Component: (await import('../features/customers/components/customer-details-screen.tsx')).CustomerDetailsScreen,
+              }),
+            },
+            {
+              path: ROUTES.customer_navigate,
+              handle: handle('customer_navigate'),
+              lazy: async () => ({
+                Component: (await import('../features/customers/components/customer-navigate-screen.tsx')).CustomerNavigateScreen,
+              }),
+            },
+            {
+              path: ROUTES.add_customer,
+              handle: handle('add_customer'),
+              lazy: async () => ({
+                Component: (await import('../features/add-customer/components/add-customer-screen.tsx')).AddCustomerScreen,
+              }),
+            },
+            {
+              path: ROUTES.view_emi_details,
+              handle: handle('view_emi_details'),
+              lazy: async () => ({ Component: (await import('../features/emi/components/view-emi-screen.tsx')).ViewEmiScreen }),
+            },
+            {
+              path: ROUTES.emi_details,
+              handle: handle('emi_details'),
+              lazy: async () => ({ Component: (await import('../features/emi/components/emi-plan-screen.tsx')).EmiPlanScreen }),
+            },
+            {
+              path: ROUTES.up_coming_emi,
+              handle: handle('up_coming_emi'),
+              lazy: async () => ({
+                Component: (await import('../features/emi/components/upcoming-emi-screen.tsx')).UpcomingEmiScreen,
+              }),
+            },
+            {
+              path: ROUTES.customer_documents,
+              handle: handle('customer_documents'),
+              lazy: async () => ({
+                Component: (await import('../features/documents/components/customer-documents-screen.tsx')).CustomerDocumentsScreen,
+              }),
+            },
+            {
+              path: ROUTES.signature,
+              handle: handle('signature'),
+              lazy: async () => ({ Component: (await import('../features/documents/components/signature-screen.tsx')).SignatureScreen }),
+            },
+            {
+              path: ROUTES.witness_signature,
+              handle: handle('witness_signature'),
+              lazy: async () => ({
+                Component: (await import('../features/documents/components/signature-screen.tsx')).WitnessSignatureScreen,
+              }),
+            },
+            {
               path: ROUTES.sessions,
               handle: handle('sessions'),
               lazy: async () => ({

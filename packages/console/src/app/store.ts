@@ -4,6 +4,7 @@ import { setupListeners } from '@reduxjs/toolkit/query';
 import { api } from '../shared/api/api.ts';
 import { mainSlice } from '../shared/state/main-slice.ts';
 import { sessionSlice } from '../shared/state/session-slice.ts';
+import { customerListSlice } from '../shared/state/customer-list-slice.ts';
 import type { RootState } from '../shared/state/hooks.ts';
 
 export function createAppStore() {
@@ -11,6 +12,7 @@ export function createAppStore() {
     reducer: {
       main: mainSlice.reducer,
       session: sessionSlice.reducer,
+      customerList: customerListSlice.reducer,
       [api.reducerPath]: api.reducer,
     },
     middleware: (getDefault) => getDefault().concat(api.middleware),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ROUTES, safeNextPath } from './routes.ts';
+import { customerNavigatePath, customerPath, parseCustomerId, ROUTES, safeNextPath } from './routes.ts';
 
 describe('routes', () => {
   it('uses the specification route names', () => {
@@ -14,5 +14,18 @@ describe('routes', () => {
     expect(safeNextPath('/\\evil.example')).toBeNull();
     expect(safeNextPath('https://evil.example')).toBeNull();
     expect(safeNextPath(null)).toBeNull();
+  });
+});
+
+describe('customer addresses', () => {
+  it('puts the id in the path, or in the query for customer navigate', () => {
+    expect(customerPath('customer_details', 12)).toBe('/customer-details/12');
+    expect(customerPath('view_emi_details', '7')).toBe('/view-emi-details/7');
+    expect(customerNavigatePath(5)).toBe('/customer-navigate?customer_id=5');
+  });
+
+  it('accepts only positive whole ids', () => {
+    expect(parseCustomerId('42')).toBe(42);
+    for (const bad of [null, undefined, '', '0', '-1', '1.5', 'abc', '012', '99999999999']) expect(parseCustomerId(bad), String(bad)).toBeNull();
   });
 });

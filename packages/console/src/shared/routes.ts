@@ -1,6 +1,8 @@
 /**
  * The specification's route names and their paths. Only the routes whose screens exist are
  * registered in src/app/router.tsx; the others are listed so links and later work use one spelling.
+ * The spec fixes two shapes: customer details is /customer-details/{customer_id}, and customer
+ * navigate takes ?customer_id=. The other customer screens follow the details shape.
  */
 export const ROUTES = {
   root: '/',
@@ -15,28 +17,28 @@ export const ROUTES = {
   sessions: '/sessions',
   help: '/help',
   support: '/support',
-  // Not registered yet (their screens come with later issues).
+  customer_list: '/customers',
   customer_details: '/customer-details/:customer_id',
-  customer_list: '/customer-list',
+  customer_navigate: '/customer-navigate',
+  add_customer: '/add-customer',
+  view_emi_details: '/view-emi-details/:customer_id',
+  emi_details: '/emi-details/:customer_id',
+  up_coming_emi: '/upcoming-emi',
+  customer_documents: '/customer-documents/:customer_id',
+  signature: '/signature/:customer_id',
+  witness_signature: '/witness-signature/:customer_id',
+  // Not registered yet (their screens come with later issues).
   retailer_list: '/retailer-list',
   retailer_profile: '/retailer-profile',
   send_advertisement: '/send-advertisement',
-  up_coming_emi: '/upcoming-emi',
   sim_changes: '/sim-changes',
   retailer_payment_qr: '/retailer-payment-qr',
-  signature: '/signature',
-  add_customer: '/add-customer',
   anti_theft: '/anti-theft',
   add_retailer: '/add-retailer',
-  emi_details: '/emi-details',
   top_up_history: '/top-up-history',
   multiple_lock_unlock: '/multiple-lock-unlock',
   emm_qr: '/emm-qr',
-  view_emi_details: '/view-emi-details',
   apple_details: '/apple-details',
-  witness_signature: '/witness-signature',
-  customer_documents: '/customer-documents',
-  customer_navigate: '/customer-navigate',
   extended_warranty: '/extended-warranty',
   payment_gateway: '/payment-gateway',
   familycare: '/familycare',
@@ -45,6 +47,28 @@ export const ROUTES = {
 } as const;
 
 export type RouteName = keyof typeof ROUTES;
+
+/** Routes whose path ends in /:customer_id. */
+type CustomerRoute = 'customer_details' | 'view_emi_details' | 'emi_details' | 'customer_documents' | 'signature' | 'witness_signature';
+
+/** The address of a customer's screen, e.g. customerPath('customer_details', 12) -> /customer-details/12. */
+export function customerPath(route: CustomerRoute, customerId: number | string): string {
+  return ROUTES[route].replace(':customer_id', encodeURIComponent(String(customerId)));
+}
+
+/** Customer navigate takes the customer id as a query parameter (specification, section 2). */
+export function customerNavigatePath(customerId: number | string): string {
+  return `${ROUTES.customer_navigate}?customer_id=${encodeURIComponent(String(customerId))}`;
+}
+
+/** A record id from a route or query parameter: a positive integer, else null. */
+export function parseId(value: string | null | undefined): number | null {
+  if (!value || !/^[1-9]\d{0,9}$/.test(value)) return null;
+  const id = Number(value);
+  return Number.isSafeInteger(id) ? id : null;
+}
+
+export const parseCustomerId = parseId;
 
 /** Route `handle` data read by the app shell. */
 export interface RouteHandle {

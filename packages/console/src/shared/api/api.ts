@@ -14,11 +14,31 @@ export const CACHE_FOR = {
   libraryDefault: CACHE_SECONDS.default,
 } as const;
 
+/** Cache tags: what a mutation makes stale (see cache-tags.ts for the groups used together). */
+export const TAG_TYPES = [
+  'Profile',
+  'Sessions',
+  'OrgConfig',
+  'AppConfig',
+  'Access',
+  'Pricing',
+  'Customer',
+  'CustomerList',
+  'Emi',
+  'Upcoming',
+  'Dashboard',
+  'Balance',
+  'Outstanding',
+  'Document',
+  'Receipt',
+] as const;
+export type ApiTagType = (typeof TAG_TYPES)[number];
+
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
   keepUnusedDataFor: CACHE_FOR.default,
   refetchOnReconnect: true,
-  tagTypes: ['Profile', 'Sessions', 'OrgConfig', 'AppConfig', 'Access', 'Pricing'],
+  tagTypes: TAG_TYPES,
   endpoints: () => ({}),
 });

@@ -25,6 +25,8 @@ export interface RequestOptions {
   successKey?: string;
   /** No toasts at all, success or error (the caller shows the outcome itself or it is background work). */
   quiet?: boolean;
+  /** No success toast, but errors still toast (steps of a larger action that says the outcome once). */
+  quietSuccess?: boolean;
 }
 
 const rawBaseQuery = fetchBaseQuery({ baseUrl: API_BASE_URL, timeout: REQUEST_TIMEOUT_MS });
@@ -77,7 +79,7 @@ export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiFailure, Req
     }
 
     const envelope = isEnvelope(body) ? (body as OkReply<unknown>) : null;
-    if (api.type === 'mutation' && !quiet) {
+    if (api.type === 'mutation' && !quiet && !extraOptions?.quietSuccess) {
       const text = successMessage(envelope?.message, extraOptions?.successKey, translator);
       if (text) toastSuccess(text);
     }

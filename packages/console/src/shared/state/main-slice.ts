@@ -1,7 +1,7 @@
 /** The specification's "main state": UI flags only. Server data stays in the RTK Query cache. */
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 
-export type MainScreenTab = 'dashboard' | 'help' | 'support';
+export type MainScreenTab = 'dashboard' | 'customers' | 'help' | 'support';
 
 export interface MainState {
   apiLoading: boolean;

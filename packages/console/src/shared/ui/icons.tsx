@@ -41,3 +41,22 @@ export const LanguageIcon = () => (
 export const DocumentIcon = () => <Icon><path {...stroke} d="M6 3h8l4 4v14H6zM14 3v4h4M9 12h6M9 16h6" /></Icon>;
 export const TagIcon = () => <Icon><path {...stroke} d="M3 12V4h8l10 10-8 8zM7.5 7.5v.01" /></Icon>;
 export const LogoutIcon = () => <Icon><path {...stroke} d="M10 4H5v16h5M14 8l4 4-4 4M18 12H9" /></Icon>;
+export const UsersIcon = () => (
+  <Icon>
+    <circle {...stroke} cx="9" cy="8" r="3.5" />
+    <path {...stroke} d="M2.5 20c.5-3.5 3.2-5.5 6.5-5.5s6 2 6.5 5.5M16 4.8a3.5 3.5 0 0 1 0 6.4M18 14.8c2 .7 3.2 2.5 3.5 5.2" />
+  </Icon>
+);
+export const AddUserIcon = () => (
+  <Icon>
+    <circle {...stroke} cx="10" cy="8" r="3.5" />
+    <path {...stroke} d="M3.5 20c.5-3.5 3.2-5.5 6.5-5.5 1.4 0 2.7.4 3.7 1M19 14v6M16 17h6" />
+  </Icon>
+);
+export const CalendarIcon = () => (
+  <Icon>
+    <rect {...stroke} x="4" y="5" width="16" height="15" rx="2" />
+    <path {...stroke} d="M4 10h16M9 3v4M15 3v4" />
+  </Icon>
+);
+export const ChevronIcon = () => <Icon><path {...stroke} d="M9 5l7 7-7 7" /></Icon>;

@@ -1,7 +1,7 @@
 /** The one toast channel: a new toast replaces the old one (TOAST_MAX = 1). */
 import { TOAST_MAX } from '@kisht/domain/constants';
 
-export type ToastKind = 'success' | 'error' | 'info';
+export type ToastKind = 'success' | 'error' | 'warning' | 'info';
 
 export interface Toast {
   id: number;
@@ -11,7 +11,7 @@ export interface Toast {
   translate: boolean;
 }
 
-const DURATION_MS: Record<ToastKind, number> = { success: 3500, info: 4500, error: 6000 };
+const DURATION_MS: Record<ToastKind, number> = { success: 3500, info: 4500, warning: 5000, error: 6000 };
 
 type Listener = () => void;
 

@@ -1,4 +1,4 @@
-/** Renders the current toast: role="status" for success and information, role="alert" for errors. */
+/** Renders the current toast: role="status" for success and information, role="alert" for errors and warnings. */
 import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toasts } from './toast-store.ts';
@@ -10,7 +10,7 @@ export function Toaster() {
   return (
     <div className="toast-region">
       {list.map((toast) => (
-        <div key={toast.id} className={`toast toast--${toast.kind}`} role={toast.kind === 'error' ? 'alert' : 'status'}>
+        <div key={toast.id} className={`toast toast--${toast.kind}`} role={toast.kind === 'error' || toast.kind === 'warning' ? 'alert' : 'status'}>
           <span className="toast__text">{toast.translate ? t(toast.text) : toast.text}</span>
           <button type="button" className="icon-button" aria-label={t('common.close')} onClick={() => toasts.dismiss(toast.id)}>
             <CloseIcon />

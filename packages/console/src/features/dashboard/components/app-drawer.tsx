@@ -4,6 +4,8 @@ import { NavLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../shared/ui/dialog.tsx';
 import {
+  AddUserIcon,
+  CalendarIcon,
   DevicesIcon,
   DocumentIcon,
   HelpIcon,
@@ -12,6 +14,7 @@ import {
   LogoutIcon,
   SupportIcon,
   TagIcon,
+  UsersIcon,
 } from '../../../shared/ui/icons.tsx';
 import { useAppDispatch, useAppSelector } from '../../../shared/state/hooks.ts';
 import { setDrawerOpen } from '../../../shared/state/main-slice.ts';
@@ -20,6 +23,9 @@ import { ROUTES } from '../../../shared/routes.ts';
 
 const ITEMS: { to: string; label: string; icon: ReactNode }[] = [
   { to: ROUTES.dashboard, label: 'nav.dashboard', icon: <HomeIcon /> },
+  { to: ROUTES.customer_list, label: 'nav.customers', icon: <UsersIcon /> },
+  { to: ROUTES.add_customer, label: 'nav.addCustomer', icon: <AddUserIcon /> },
+  { to: ROUTES.up_coming_emi, label: 'nav.upcomingEmi', icon: <CalendarIcon /> },
   { to: ROUTES.sessions, label: 'nav.sessions', icon: <DevicesIcon /> },
   { to: ROUTES.language, label: 'nav.language', icon: <LanguageIcon /> },
   { to: ROUTES.help, label: 'nav.help', icon: <HelpIcon /> },

@@ -2,13 +2,14 @@
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { HelpIcon, HomeIcon, SupportIcon } from '../../../shared/ui/icons.tsx';
+import { HelpIcon, HomeIcon, SupportIcon, UsersIcon } from '../../../shared/ui/icons.tsx';
 import { useAppDispatch } from '../../../shared/state/hooks.ts';
 import { setMainScreenTab, type MainScreenTab } from '../../../shared/state/main-slice.ts';
 import { ROUTES } from '../../../shared/routes.ts';
 
 const TABS: { tab: MainScreenTab; to: string; label: string; icon: ReactNode }[] = [
   { tab: 'dashboard', to: ROUTES.dashboard, label: 'nav.dashboard', icon: <HomeIcon /> },
+  { tab: 'customers', to: ROUTES.customer_list, label: 'nav.customers', icon: <UsersIcon /> },
   { tab: 'help', to: ROUTES.help, label: 'nav.help', icon: <HelpIcon /> },
   { tab: 'support', to: ROUTES.support, label: 'nav.support', icon: <SupportIcon /> },
 ];

@@ -1,14 +1,18 @@
-/** The dashboard: a welcome card and quick links (statistics come with a later issue). */
+/** The dashboard: a welcome card, the network's figures and charts, and quick links. */
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useGetDetailsQuery } from '../../../shared/auth/session-api.ts';
 import { Page } from '../../../shared/ui/page.tsx';
 import { Skeleton, SKELETON_LARGE, SKELETON_SMALL } from '../../../shared/ui/skeleton.tsx';
-import { DevicesIcon, HelpIcon, LanguageIcon, SupportIcon, TagIcon } from '../../../shared/ui/icons.tsx';
+import { AddUserIcon, CalendarIcon, DevicesIcon, HelpIcon, LanguageIcon, SupportIcon, TagIcon, UsersIcon } from '../../../shared/ui/icons.tsx';
 import { ROUTES } from '../../../shared/routes.ts';
+import { DashboardStatsSection } from './dashboard-stats.tsx';
 
 const QUICK_LINKS: { to: string; label: string; icon: ReactNode }[] = [
+  { to: ROUTES.customer_list, label: 'nav.customers', icon: <UsersIcon /> },
+  { to: ROUTES.add_customer, label: 'nav.addCustomer', icon: <AddUserIcon /> },
+  { to: ROUTES.up_coming_emi, label: 'nav.upcomingEmi', icon: <CalendarIcon /> },
   { to: ROUTES.sessions, label: 'nav.sessions', icon: <DevicesIcon /> },
   { to: ROUTES.language, label: 'nav.language', icon: <LanguageIcon /> },
   { to: ROUTES.help, label: 'nav.help', icon: <HelpIcon /> },
@@ -43,6 +47,7 @@ export function DashboardScreen() {
               </button>
             </article>
           ) : null}
+          <DashboardStatsSection />
           <section className="card" aria-labelledby="quick-links-title">
             <h2 id="quick-links-title">{t('dashboard.quickLinks')}</h2>
             <ul className="quick-links">

@@ -1,0 +1,173 @@
+/**
+ * Step 3: product, plan, financier (and the references it requires), then the loan terms with the
+ * live schedule recomputed on every keystroke by the domain's generateSchedule.
+ */
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Financier } from '@kisht/server/contract/catalogue';
+import { addDays } from '@kisht/domain/calendar';
+import { TextField } from '../../../shared/ui/text-field.tsx';
+import { SelectField } from '../../../shared/ui/select-field.tsx';
+import { INTEREST_METHOD_LABEL_KEYS } from '../../../shared/labels.ts';
+import { useGetLicenseBalanceQuery, useGetPlanQuery, useGetPlansQuery, useGetProductsQuery } from '../api/catalogue-api.ts';
+import { previewLoan, type FieldErrors } from '../hooks/enrol-form.ts';
+import { SchedulePreview } from './schedule-preview.tsx';
+import { digitsOnly, type StepProps } from './step-props.ts';
+
+/** "loan_reference" -> "Loan reference", for financier fields the dictionary does not name. */
+function humanise(field: string): string {
+  const text = field.replace(/_/g, ' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Live errors: what is wrong with what was typed, but not "required" before the retailer presses Next. */
+function typedErrors(errors: FieldErrors): FieldErrors {
+  return Object.fromEntries(Object.entries(errors).filter(([, e]) => e && !('key' in e && e.key === 'common.required')));
+}
+
+export function LoanStep({ draft, update, errorOf, today, financiers }: StepProps & { today: string; financiers: Financier[] }) {
+  const { t } = useTranslation();
+  const { data: products } = useGetProductsQuery();
+  const productId = draft.productId ? Number(draft.productId) : null;
+  const { data: plans } = useGetPlansQuery(productId ?? 0, { skip: productId === null });
+  const { data: balances } = useGetLicenseBalanceQuery();
+  const planId = draft.planId ? Number(draft.planId) : null;
+  const { data: plan } = useGetPlanQuery(planId ?? 0, { skip: planId === null });
+  const financier = financiers.find((f) => String(f.id) === draft.financierId) ?? null;
+  const preview = useMemo(() => previewLoan(draft, today), [draft, today]);
+  const live = preview.kind === 'ok' ? {} : typedErrors(preview.errors);
+  const loanError = (field: 'price' | 'downPayment' | 'processingFee' | 'rate' | 'method' | 'tenure' | 'advanceEmis' | 'firstDueDate') => {
+    const error = live[field];
+    if (error) return 'text' in error ? error.text : t(error.key, error.vars);
+    return errorOf(field);
+  };
+  const keysLeft = (productType: number) => balances?.find((b) => b.product_type === productType)?.balance ?? 0;
+  const product = products?.find((p) => p.id === productId);
+
+  return (
+    <fieldset className="form-step">
+      <legend className="visually-hidden">{t('addCustomer.steps.loan')}</legend>
+      <SelectField
+        label={t('addCustomer.product')}
+        value={draft.productId}
+        error={errorOf('productId')}
+        hint={product ? t('addCustomer.keysLeft', { count: keysLeft(product.product_type) }) : undefined}
+        onChange={(e) => update({ productId: e.target.value, planId: '' })}
+      >
+        <option value="">{t('common.choose')}</option>
+        {(products ?? []).map((p) => (
+          <option key={p.id} value={String(p.id)}>
+            {p.name}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField
+        label={t('common.optionalLabel', { label: t('addCustomer.plan') })}
+        value={draft.planId}
+        disabled={!draft.productId}
+        error={errorOf('planId')}
+        hint={plan && plan.id === planId ? (plan.validity_days ? t('pricing.validity', { days: plan.validity_days }) : t('pricing.noValidity')) : undefined}
+        onChange={(e) => update({ planId: e.target.value })}
+      >
+        <option value="">{draft.productId ? t('common.none') : t('addCustomer.chooseProductFirst')}</option>
+        {(plans ?? []).map((p) => (
+          <option key={p.id} value={String(p.id)}>
+            {p.name}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField
+        label={t('common.optionalLabel', { label: t('addCustomer.financier') })}
+        value={draft.financierId}
+        error={errorOf('financierId')}
+        onChange={(e) => update({ financierId: e.target.value })}
+      >
+        <option value="">{t('common.none')}</option>
+        {financiers.map((f) => (
+          <option key={f.id} value={String(f.id)}>
+            {f.name}
+          </option>
+        ))}
+      </SelectField>
+      {financier?.required_fields.map((field) => (
+        <TextField
+          key={field}
+          label={t(`addCustomer.financierField.${field}`, { defaultValue: humanise(field) })}
+          autoComplete="off"
+          maxLength={60}
+          value={draft.financierReference[field] ?? ''}
+          error={errorOf(`financier_reference.${field}`)}
+          hint={t('addCustomer.financierFieldHint', { financier: financier.name })}
+          onChange={(e) => update({ financierReference: { ...draft.financierReference, [field]: e.target.value } })}
+        />
+      ))}
+
+      <TextField label={t('loan.price')} prefix="₹" inputMode="decimal" autoComplete="off" value={draft.price} error={loanError('price')} onChange={(e) => update({ price: e.target.value })} />
+      <TextField
+        label={t('loan.downPayment')}
+        prefix="₹"
+        inputMode="decimal"
+        autoComplete="off"
+        value={draft.downPayment}
+        error={loanError('downPayment')}
+        onChange={(e) => update({ downPayment: e.target.value })}
+      />
+      <TextField
+        label={t('common.optionalLabel', { label: t('loan.processingFee') })}
+        prefix="₹"
+        inputMode="decimal"
+        autoComplete="off"
+        value={draft.processingFee}
+        error={loanError('processingFee')}
+        onChange={(e) => update({ processingFee: e.target.value })}
+      />
+      <TextField
+        label={t('addCustomer.ratePerYear')}
+        inputMode="decimal"
+        autoComplete="off"
+        value={draft.rate}
+        error={loanError('rate')}
+        hint={t('addCustomer.rateHint')}
+        onChange={(e) => update({ rate: e.target.value })}
+      />
+      <fieldset className="choice-row">
+        <legend className="field__label">{t('loan.methodLabel')}</legend>
+        {(['reducing', 'flat'] as const).map((method) => (
+          <label key={method} className="choice-row__item">
+            <input type="radio" name="interest-method" value={method} checked={draft.method === method} onChange={() => update({ method })} />
+            <span>{t(INTEREST_METHOD_LABEL_KEYS[method])}</span>
+          </label>
+        ))}
+      </fieldset>
+      <div className="field-pair">
+        <TextField
+          label={t('addCustomer.tenureMonths')}
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={2}
+          value={draft.tenure}
+          error={loanError('tenure')}
+          onChange={(e) => update({ tenure: digitsOnly(e.target.value, 2) })}
+        />
+        <TextField
+          label={t('loan.advanceEmis')}
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={2}
+          value={draft.advanceEmis}
+          error={loanError('advanceEmis')}
+          onChange={(e) => update({ advanceEmis: digitsOnly(e.target.value, 2) })}
+        />
+      </div>
+      <TextField
+        label={t('loan.firstDueDate')}
+        type="date"
+        min={addDays(today, 1)}
+        value={draft.firstDueDate}
+        error={loanError('firstDueDate')}
+        onChange={(e) => update({ firstDueDate: e.target.value })}
+      />
+      <SchedulePreview schedule={preview.kind === 'ok' ? preview.schedule : null} />
+    </fieldset>
+  );
+}

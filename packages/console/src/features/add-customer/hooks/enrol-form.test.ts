@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import { withImeiCheckDigit } from '@kisht/domain/imei';
+import {
+  buildEnrolRequest,
+  emptyDraft,
+  fieldErrorsFromServer,
+  firstStepWithError,
+  previewLoan,
+  validateCustomerStep,
+  validateDeviceStep,
+  validateImagesStep,
+  validateLoanStep,
+  type EnrolDraft,
+} from './enrol-form.ts';
+
+const TODAY = '2026-05-20';
+const IMEI1 = withImeiCheckDigit('35693803564380');
+const IMEI2 = withImeiCheckDigit('35693803564381');
+
+function filled(overrides: Partial<EnrolDraft> = {}): EnrolDraft {
+  return {
+    ...emptyDraft(TODAY),
+    firstName: ' Ravi ',
+    lastName: 'Kumar',
+    mobile: '9800000001',
+    brand: 'Samsung',
+    model: 'Galaxy A15',
+    imei1: IMEI1,
+    provisioningType: '0',
+    productId: '1',
+    price: '15,999',
+    downPayment: '3000',
+    rate: '14',
+    tenure: '6',
+    ...overrides,
+  };
+}
+
+describe('emptyDraft', () => {
+  it('proposes the first due date one month after today', () => {
+    expect(emptyDraft('2026-01-31').firstDueDate).toBe('2026-02-28');
+  });
+});
+
+describe('step checks', () => {
+  it('says "required" for every missing required field', () => {
+    expect(validateCustomerStep(emptyDraft(TODAY), TODAY)).toEqual({
+      firstName: { key: 'common.required' },
+      lastName: { key: 'common.required' },
+      mobile: { key: 'common.required' },
+    });
+    expect(Object.keys(validateDeviceStep(emptyDraft(TODAY))).sort()).toEqual(['brand', 'imei1', 'model', 'provisioningType']);
+  });
+
+  it('checks mobile numbers, pincode, date of birth and the ID number for its type', () => {
+    const errors = validateCustomerStep(
+      filled({ mobile: '12345', altMobile: '5000000000', pincode: '012345', dateOfBirth: TODAY, idType: 'PAN', idNumber: 'ABCDE1234' }),
+      TODAY,
+    );
+    expect(Object.keys(errors).sort()).toEqual(['altMobile', 'dateOfBirth', 'idNumber', 'mobile', 'pincode']);
+    expect(validateCustomerStep(filled({ idType: 'PAN', idNumber: 'abcde1234f' }), TODAY)).toEqual({});
+    expect(validateCustomerStep(filled({ idNumber: 'ABCDE1234F' }), TODAY)).toEqual({ idType: { key: 'common.required' } });
+  });
+
+  it('checks the IMEI check digit before anything is sent, and that the two IMEIs differ', () => {
+    const wrongDigit = `${IMEI1.slice(0, 14)}${(Number(IMEI1[14]) + 1) % 10}`;
+    expect(validateDeviceStep(filled({ imei1: wrongDigit })).imei1).toEqual({ key: 'addCustomer.errors.imei' });
+    expect(validateDeviceStep(filled({ imei2: IMEI1 })).imei2).toEqual({ key: 'addCustomer.errors.imeiSame' });
+    expect(validateDeviceStep(filled({ imei2: IMEI2 }))).toEqual({});
+  });
+
+  it('asks for each reference the chosen financier requires', () => {
+    const financier = { id: 2, required_fields: ['loan_reference', 'agreement_number'] };
+    const errors = validateLoanStep(filled({ financierReference: { loan_reference: 'L-1' } }), TODAY, financier);
+    expect(errors).toEqual({ 'financier_reference.agreement_number': { key: 'common.required' } });
+  });
+
+  it('needs the photo and signature, and the witness signature only when switched on', () => {
+    expect(Object.keys(validateImagesStep({ photo: false, signature: false, witnessSignature: false }, false))).toEqual(['photo', 'signature']);
+    expect(validateImagesStep({ photo: true, signature: true, witnessSignature: false }, true)).toEqual({ witnessSignature: { key: 'common.required' } });
+  });
+});
+
+describe('previewLoan', () => {
+  it('schedules the loan as typed, in paise and basis points', () => {
+    const preview = previewLoan(filled({ processingFee: '499.50', rate: '14.5' }), TODAY);
+    expect(preview.kind).toBe('ok');
+    if (preview.kind !== 'ok') return;
+    expect(preview.terms).toMatchObject({ pricePaise: 1_599_900, downPaymentPaise: 300_000, processingFeePaise: 49_950, annualRateBps: 1450, tenureMonths: 6 });
+    expect(preview.schedule.instalments).toHaveLength(6);
+    expect(preview.schedule.instalments[0]!.dueDate).toBe('2026-06-20');
+    expect(preview.schedule.upfrontPaise).toBe(300_000 + 49_950);
+  });
+
+  it('is incomplete (not wrong) while required fields are empty', () => {
+    expect(previewLoan(emptyDraft(TODAY), TODAY).kind).toBe('incomplete');
+  });
+
+  it('puts the domain rule that failed on its field', () => {
+    const preview = previewLoan(filled({ downPayment: '20000' }), TODAY);
+    expect(preview).toEqual({ kind: 'invalid', errors: { downPayment: { key: 'addCustomer.loanErrors.downPayment' } } });
+    expect(previewLoan(filled({ tenure: '61' }), TODAY)).toMatchObject({ errors: { tenure: { key: 'addCustomer.loanErrors.tenure' } } });
+    expect(previewLoan(filled({ advanceEmis: '6' }), TODAY)).toMatchObject({ errors: { advanceEmis: { key: 'addCustomer.loanErrors.advanceEmis' } } });
+    expect(previewLoan(filled({ firstDueDate: TODAY }), TODAY)).toMatchObject({ errors: { firstDueDate: { key: 'addCustomer.loanErrors.firstDueDate' } } });
+  });
+
+  it('refuses amounts it cannot read', () => {
+    expect(previewLoan(filled({ price: '12.345' }), TODAY)).toMatchObject({ kind: 'invalid', errors: { price: { key: 'addCustomer.errors.amount' } } });
+    expect(previewLoan(filled({ tenure: '6.5' }), TODAY)).toMatchObject({ kind: 'invalid', errors: { tenure: { key: 'addCustomer.errors.wholeNumber' } } });
+  });
+});
+
+describe('buildEnrolRequest', () => {
+  it('sends +91 numbers, integer paise and leaves unset optional fields out', () => {
+    const request = buildEnrolRequest(filled({ altMobile: '9800000002', idType: 'PAN', idNumber: 'abcde 1234f' }), TODAY, null);
+    expect(request.endpoint).toBe('standard');
+    expect(request.body).toEqual({
+      first_name: 'Ravi',
+      last_name: 'Kumar',
+      mobile: '+919800000001',
+      alt_mobile: '+919800000002',
+      id_type: 'PAN',
+      id_number: 'ABCDE1234F',
+      device_brand: 'Samsung',
+      device_model: 'Galaxy A15',
+      imei1: IMEI1,
+      provisioning_type: 0,
+      product_id: 1,
+      price_paise: 1_599_900,
+      down_payment_paise: 300_000,
+      annual_rate_bps: 1400,
+      interest_method: 'reducing',
+      tenure_months: 6,
+      first_due_date: '2026-06-20',
+    });
+  });
+
+  it('uses the financier flow when the financier requires references', () => {
+    const draft = filled({ financierId: '2', financierReference: { loan_reference: ' L-1 ', other: 'x' } });
+    const request = buildEnrolRequest(draft, TODAY, { id: 2, required_fields: ['loan_reference'] });
+    expect(request.endpoint).toBe('financed');
+    expect(request.body).toMatchObject({ financier_id: 2, financier_reference: { loan_reference: 'L-1' } });
+    expect(buildEnrolRequest(draft, TODAY, { id: 1, required_fields: [] })).toMatchObject({ endpoint: 'standard', body: { financier_id: 1 } });
+  });
+});
+
+describe('server complaints', () => {
+  it('lands on the field and the first step that has one', () => {
+    const { errors, unplaced } = fieldErrorsFromServer([
+      { field: 'price_paise', message: 'must be more than 0' },
+      { field: 'imei1', message: 'is not a valid IMEI (check digit)' },
+      { field: 'financier_reference.loan_reference', message: 'is required by HDB' },
+      { field: 'body', message: 'must not have additional properties' },
+    ]);
+    expect(errors).toEqual({
+      price: { text: 'must be more than 0' },
+      imei1: { text: 'is not a valid IMEI (check digit)' },
+      'financier_reference.loan_reference': { text: 'is required by HDB' },
+    });
+    expect(unplaced).toEqual(['body: must not have additional properties']);
+    expect(firstStepWithError(errors)).toBe('device');
+    expect(firstStepWithError({})).toBeNull();
+  });
+});

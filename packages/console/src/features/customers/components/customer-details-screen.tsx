@@ -1,0 +1,208 @@
+/** One customer: profile, device, loan, status, EMI summary, documents and the edit menu (skeletons while loading). */
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import type { CustomerProfile } from '@kisht/server/contract/customers';
+import { formatDate } from '@kisht/domain/format';
+import { formatRupees } from '@kisht/domain/money';
+import { Page } from '../../../shared/ui/page.tsx';
+import { Facts } from '../../../shared/ui/facts.tsx';
+import { Skeleton, SKELETON_LARGE, SKELETON_SMALL } from '../../../shared/ui/skeleton.tsx';
+import { DocumentImage } from '../../../shared/ui/document-image.tsx';
+import { InstallStatusBadge, LockStatusBadge } from '../../../shared/ui/status-badges.tsx';
+import { NotFoundScreen } from '../../../shared/ui/not-found-screen.tsx';
+import { isApiFailure } from '../../../shared/api/api-failure.ts';
+import { useGetCustomerProfileQuery, useGetEmiDetailsQuery } from '../../../shared/customers/customer-api.ts';
+import { summariseEmis } from '../../../shared/customers/emi-summary.ts';
+import { editMenuFor } from '../../../shared/rules/edit-menu.ts';
+import { bpsToPercentText } from '../../../shared/rules/money-input.ts';
+import { INTEREST_METHOD_LABEL_KEYS, PROVISIONING_LABEL_KEYS } from '../../../shared/labels.ts';
+import { customerPath, parseCustomerId } from '../../../shared/routes.ts';
+import { selectFeatures } from '../../../shared/config/config-api.ts';
+import { useAppSelector } from '../../../shared/state/hooks.ts';
+import { EditMenuDialog } from './edit-menu-dialog.tsx';
+
+function initials(profile: CustomerProfile): string {
+  return `${profile.first_name.charAt(0)}${profile.last_name.charAt(0)}`.toUpperCase();
+}
+
+function EmiSummaryCard({ customerId }: { customerId: number }) {
+  const { t } = useTranslation();
+  const { data, isLoading, isError } = useGetEmiDetailsQuery(customerId);
+  if (isLoading) return <Skeleton height={SKELETON_SMALL} />;
+  const summary = data ? summariseEmis(data) : null;
+  return (
+    <section className="card" aria-labelledby="emi-summary-title">
+      <h2 id="emi-summary-title">{t('customerDetails.emiSummary')}</h2>
+      {summary ? (
+        <>
+          <div className="summary-grid">
+            <div>
+              <span className="summary-grid__label">{t('emi.outstanding')}</span>
+              <strong className="summary-grid__value">{formatRupees(summary.outstandingPaise)}</strong>
+            </div>
+            <div>
+              <span className="summary-grid__label">{t('emi.overdue')}</span>
+              <strong className={`summary-grid__value${summary.overduePaise > 0 ? ' text-danger' : ''}`}>
+                {formatRupees(summary.overduePaise)}
+              </strong>
+            </div>
+          </div>
+          <p className="muted">
+            {summary.next
+              ? t('customerDetails.nextDue', { date: formatDate(summary.next.due_date), amount: formatRupees(summary.next.outstanding_paise) })
+              : t('customerDetails.allPaid')}
+          </p>
+          <p className="muted small">{t('customerDetails.paidCount', { paid: summary.paidCount, count: summary.count })}</p>
+        </>
+      ) : isError ? (
+        <p>{t('customerDetails.emiError')}</p>
+      ) : null}
+      <div className="button-row">
+        <Link className="button button--primary button--small" to={customerPath('view_emi_details', customerId)}>
+          {t('customerDetails.viewEmis')}
+        </Link>
+        <Link className="button button--secondary button--small" to={customerPath('emi_details', customerId)}>
+          {t('customerDetails.emiPlan')}
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+export function CustomerDetailsScreen() {
+  const { t } = useTranslation();
+  const customerId = parseCustomerId(useParams().customer_id);
+  const { data: profile, isLoading, isError, error, refetch } = useGetCustomerProfileQuery(customerId ?? 0, { skip: customerId === null });
+  const [menuOpen, setMenuOpen] = useState(false);
+  const features = useAppSelector(selectFeatures);
+
+  if (customerId === null) return <NotFoundScreen />;
+  if (isLoading) {
+    return (
+      <Page title={t('customerDetails.title')}>
+        <div className="stack" aria-busy="true" aria-label={t('common.loading')}>
+          <Skeleton height={SKELETON_LARGE} />
+          <Skeleton height={SKELETON_SMALL} />
+          <Skeleton height={SKELETON_LARGE} />
+          <Skeleton height={SKELETON_SMALL} />
+        </div>
+      </Page>
+    );
+  }
+  if (!profile) {
+    const notFound = isError && isApiFailure(error) && error.code === 'NOT_FOUND';
+    return (
+      <Page title={t('customerDetails.title')}>
+        <div className="card">
+          <p>{notFound ? t('customerDetails.notFound') : t('customerDetails.loadError')}</p>
+          {!notFound ? (
+            <button type="button" className="button button--secondary" onClick={() => void refetch()}>
+              {t('common.retry')}
+            </button>
+          ) : null}
+        </div>
+      </Page>
+    );
+  }
+
+  const name = `${profile.first_name} ${profile.last_name}`.trim();
+  const provisioningKey = PROVISIONING_LABEL_KEYS[profile.provisioning_type];
+  const methodKey = INTEREST_METHOD_LABEL_KEYS[profile.interest_method as keyof typeof INTEREST_METHOD_LABEL_KEYS];
+  const documents: [string, boolean][] = [
+    [t('documents.type.photo'), profile.has_photo],
+    [t('documents.type.signature'), profile.has_signature],
+    // The witness signature is listed where the organisation uses it, or when one was stored before.
+    ...(features.witness_signature || profile.has_witness_signature
+      ? ([[t('documents.type.witness_signature'), profile.has_witness_signature]] as [string, boolean][])
+      : []),
+    [t('documents.type.invoice'), profile.has_invoice],
+  ];
+
+  return (
+    <Page
+      title={t('customerDetails.title')}
+      actions={
+        <button type="button" className="button button--secondary button--small" aria-haspopup="dialog" onClick={() => setMenuOpen(true)}>
+          {t('customerDetails.edit')}
+        </button>
+      }
+    >
+      <article className="card profile-card">
+        {profile.has_photo ? (
+          <DocumentImage
+            className="profile-card__photo"
+            customerId={customerId}
+            documentType="photo"
+            available
+            alt={t('customerDetails.photoOf', { name })}
+            placeholderHeight={72}
+          />
+        ) : (
+          <span className="profile-card__avatar" aria-hidden="true">
+            {initials(profile)}
+          </span>
+        )}
+        <div className="profile-card__text">
+          <h2>{name}</h2>
+          <p className="muted">{profile.mobile}</p>
+          <div className="badge-row">
+            <InstallStatusBadge status={profile.install_status} />
+            <LockStatusBadge status={profile.lock_status} />
+          </div>
+        </div>
+      </article>
+
+      <EmiSummaryCard customerId={customerId} />
+
+      <section className="card" aria-labelledby="device-title">
+        <h2 id="device-title">{t('customerDetails.device')}</h2>
+        <Facts
+          rows={[
+            [t('device.brand'), profile.device_brand],
+            [t('device.model'), profile.device_model],
+            [t('device.imei1'), profile.imei1],
+            [t('device.imei2'), profile.imei2],
+            [t('device.serial'), profile.serial_number],
+            [t('device.provisioning'), provisioningKey ? t(provisioningKey) : String(profile.provisioning_type)],
+          ]}
+        />
+      </section>
+
+      <section className="card" aria-labelledby="loan-title">
+        <h2 id="loan-title">{t('customerDetails.loan')}</h2>
+        <Facts
+          rows={[
+            [t('loan.price'), formatRupees(profile.price_paise)],
+            [t('loan.downPayment'), formatRupees(profile.down_payment_paise)],
+            [t('loan.processingFee'), formatRupees(profile.processing_fee_paise)],
+            [t('loan.emi'), formatRupees(profile.emi_paise)],
+            [t('loan.tenure'), t('loan.months', { count: profile.tenure_months })],
+            [t('loan.advanceEmis'), String(profile.advance_emis)],
+            [t('loan.rate'), t('loan.ratePerYear', { rate: bpsToPercentText(profile.annual_rate_bps) })],
+            [t('loan.methodLabel'), methodKey ? t(methodKey) : profile.interest_method],
+            [t('loan.firstDueDate'), formatDate(profile.first_due_date)],
+            [t('customerDetails.enrolledOn'), formatDate(profile.created_at)],
+          ]}
+        />
+      </section>
+
+      <section className="card" aria-labelledby="documents-title">
+        <h2 id="documents-title">{t('customerDetails.documents')}</h2>
+        <ul className="doc-checklist">
+          {documents.map(([label, present]) => (
+            <li key={label} className={present ? 'doc-checklist__item--done' : 'doc-checklist__item--missing'}>
+              <span>{label}</span>
+              <span className="muted small">{present ? t('documents.uploaded') : t('documents.notUploaded')}</span>
+            </li>
+          ))}
+        </ul>
+        <Link className="button button--secondary button--small" to={customerPath('customer_documents', customerId)}>
+          {t('customerDetails.manageDocuments')}
+        </Link>
+      </section>
+
+      <EditMenuDialog open={menuOpen} onClose={() => setMenuOpen(false)} actions={editMenuFor(profile)} customerId={customerId} />
+    </Page>
+  );
+}

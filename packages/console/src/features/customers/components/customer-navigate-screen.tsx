@@ -1,0 +1,68 @@
+/**
+ * Customer navigate (?customer_id=): where an enrolled but not yet installed customer goes next. The
+ * device setup QR arrives with later work; until then the screen says so.
+ */
+import { Link, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { formatRupees } from '@kisht/domain/money';
+import { Page } from '../../../shared/ui/page.tsx';
+import { Facts } from '../../../shared/ui/facts.tsx';
+import { InstallStatusBadge } from '../../../shared/ui/status-badges.tsx';
+import { NotFoundScreen } from '../../../shared/ui/not-found-screen.tsx';
+import { useGetCustomerProfileQuery } from '../../../shared/customers/customer-api.ts';
+import { customerPath, parseCustomerId } from '../../../shared/routes.ts';
+
+export function CustomerNavigateScreen() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const customerId = parseCustomerId(params.get('customer_id'));
+  const { data: profile, isError, refetch } = useGetCustomerProfileQuery(customerId ?? 0, { skip: customerId === null });
+  if (customerId === null) return <NotFoundScreen />;
+
+  return (
+    <Page title={t('customerNavigate.title')}>
+      {profile ? (
+        <article className="card">
+          <div className="session-card__title">
+            <h2>{`${profile.first_name} ${profile.last_name}`.trim()}</h2>
+            <InstallStatusBadge status={profile.install_status} />
+          </div>
+          <p className="muted">{t('customerNavigate.intro')}</p>
+          <Facts
+            rows={[
+              [t('customers.mobile'), profile.mobile],
+              [t('customerNavigate.device'), [profile.device_brand, profile.device_model].filter(Boolean).join(' ')],
+              [t('device.imei1'), profile.imei1],
+              [t('device.imei2'), profile.imei2],
+              [t('loan.emi'), t('customerNavigate.emiLine', { amount: formatRupees(profile.emi_paise), count: profile.tenure_months })],
+            ]}
+          />
+        </article>
+      ) : isError ? (
+        <div className="card">
+          <p>{t('customerDetails.loadError')}</p>
+          <button type="button" className="button button--secondary" onClick={() => void refetch()}>
+            {t('common.retry')}
+          </button>
+        </div>
+      ) : null}
+      <nav className="stack" aria-label={t('customerNavigate.next')}>
+        <button type="button" className="button button--primary button--block" disabled aria-describedby="qr-soon">
+          {t('customerNavigate.deviceSetup')}
+        </button>
+        <p id="qr-soon" className="muted small">
+          {t('customerNavigate.deviceSetupSoon')}
+        </p>
+        <Link className="button button--secondary button--block" to={customerPath('customer_details', customerId)}>
+          {t('customerNavigate.details')}
+        </Link>
+        <Link className="button button--secondary button--block" to={customerPath('view_emi_details', customerId)}>
+          {t('customerNavigate.emis')}
+        </Link>
+        <Link className="button button--secondary button--block" to={customerPath('customer_documents', customerId)}>
+          {t('customerNavigate.documents')}
+        </Link>
+      </nav>
+    </Page>
+  );
+}

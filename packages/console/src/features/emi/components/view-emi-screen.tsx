@@ -1,0 +1,215 @@
+/**
+ * A customer's instalment schedule: what each owes, its status and days past due, with totals.
+ * Pay one instalment, or tick several and pay them at once; the receipt opens afterwards (?receipt=).
+ */
+import { useMemo, useState } from 'react';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import type { Receipt } from '@kisht/server/contract/emi';
+import { formatDate } from '@kisht/domain/format';
+import { formatRupees } from '@kisht/domain/money';
+import { Page } from '../../../shared/ui/page.tsx';
+import { InstalmentStatusBadge } from '../../../shared/ui/status-badges.tsx';
+import { NotFoundScreen } from '../../../shared/ui/not-found-screen.tsx';
+import { useGetCustomerProfileQuery, useGetEmiDetailsQuery } from '../../../shared/customers/customer-api.ts';
+import { customerPath, parseCustomerId, parseId } from '../../../shared/routes.ts';
+import { isPayable, payableSelection, toggleAll, toggleId, totalOutstanding } from '../hooks/instalment-selection.ts';
+import { PayDialog, type PayTarget } from './pay-dialog.tsx';
+import { ReceiptDialog } from './receipt-dialog.tsx';
+
+export function ViewEmiScreen() {
+  const { t } = useTranslation();
+  const customerId = parseCustomerId(useParams().customer_id);
+  const [params, setParams] = useSearchParams();
+  const receiptId = parseId(params.get('receipt'));
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { data: profile } = useGetCustomerProfileQuery(customerId ?? 0, { skip: customerId === null });
+  const { data: details, isError, refetch } = useGetEmiDetailsQuery(customerId ?? 0, { skip: customerId === null });
+  const [selected, setSelected] = useState<Set<number>>(() => new Set());
+  const [payTarget, setPayTarget] = useState<PayTarget | null>(null);
+
+  const instalments = useMemo(() => [...(details?.instalments ?? [])].sort((a, b) => a.number - b.number), [details]);
+  const chosen = payableSelection(instalments, selected);
+  const payable = instalments.filter(isPayable);
+  const allChosen = payable.length > 0 && chosen.length === payable.length;
+
+  if (customerId === null) return <NotFoundScreen />;
+
+  function showReceipt(receipt: Receipt) {
+    setPayTarget(null);
+    setSelected(new Set());
+    // A receipt opened here is its own history entry, so the phone's Back closes it; a reversal
+    // receipt replaces the receipt it reverses.
+    const replacing = receiptId !== null;
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.set('receipt', String(receipt.payment_id));
+        return next;
+      },
+      { replace: replacing, state: { openedReceipt: true } },
+    );
+  }
+
+  function closeReceipt() {
+    if ((location.state as { openedReceipt?: boolean } | null)?.openedReceipt) {
+      void navigate(-1);
+      return;
+    }
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('receipt');
+        return next;
+      },
+      { replace: true },
+    );
+  }
+
+  const name = profile ? `${profile.first_name} ${profile.last_name}`.trim() : '';
+  return (
+    <Page title={t('emi.viewTitle')}>
+      {profile ? (
+        <p className="page-subtitle">
+          <Link to={customerPath('customer_details', customerId)}>{name}</Link> · {profile.mobile}
+        </p>
+      ) : null}
+      {isError && !details ? (
+        <div className="card">
+          <p>{t('customerDetails.emiError')}</p>
+          <button type="button" className="button button--secondary" onClick={() => void refetch()}>
+            {t('common.retry')}
+          </button>
+        </div>
+      ) : null}
+      {details ? (
+        <>
+          <section className="card summary-grid summary-grid--four" aria-label={t('emi.totals')}>
+            <div>
+              <span className="summary-grid__label">{t('emi.payable')}</span>
+              <strong className="summary-grid__value">{formatRupees(details.totals.payable_paise)}</strong>
+            </div>
+            <div>
+              <span className="summary-grid__label">{t('emi.paid')}</span>
+              <strong className="summary-grid__value">{formatRupees(details.totals.paid_paise)}</strong>
+            </div>
+            <div>
+              <span className="summary-grid__label">{t('emi.outstanding')}</span>
+              <strong className="summary-grid__value">{formatRupees(details.totals.outstanding_paise)}</strong>
+            </div>
+            <div>
+              <span className="summary-grid__label">{t('emi.overdue')}</span>
+              <strong className={`summary-grid__value${details.totals.overdue_paise > 0 ? ' text-danger' : ''}`}>
+                {formatRupees(details.totals.overdue_paise)}
+              </strong>
+            </div>
+          </section>
+
+          <div className="table-scroll" role="region" aria-label={t('emi.schedule')} tabIndex={0}>
+            <table className="data-table emi-table">
+              <caption className="visually-hidden">{t('emi.schedule')}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">
+                    <input
+                      type="checkbox"
+                      checked={allChosen}
+                      disabled={payable.length === 0}
+                      aria-label={t('emi.selectAll')}
+                      onChange={() => setSelected(toggleAll(instalments, selected))}
+                    />
+                  </th>
+                  <th scope="col">{t('emi.table.number')}</th>
+                  <th scope="col">{t('emi.table.dueDate')}</th>
+                  <th scope="col" className="num">
+                    {t('emi.table.amount')}
+                  </th>
+                  <th scope="col" className="num">
+                    {t('emi.table.paid')}
+                  </th>
+                  <th scope="col" className="num">
+                    {t('emi.table.outstanding')}
+                  </th>
+                  <th scope="col">{t('emi.table.status')}</th>
+                  <th scope="col" className="num">
+                    {t('emi.table.daysPastDue')}
+                  </th>
+                  <th scope="col">
+                    <span className="visually-hidden">{t('emi.table.actions')}</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {instalments.map((i) => {
+                  const canPay = isPayable(i);
+                  return (
+                    <tr key={i.id} className={selected.has(i.id) && canPay ? 'is-selected' : undefined}>
+                      <td>
+                        {canPay ? (
+                          <input
+                            type="checkbox"
+                            checked={selected.has(i.id)}
+                            aria-label={t('emi.selectOne', { number: i.number })}
+                            onChange={() => setSelected(toggleId(selected, i.id))}
+                          />
+                        ) : null}
+                      </td>
+                      <td>
+                        {i.number}
+                        {i.advance ? <span className="muted small"> {t('emi.advance')}</span> : null}
+                      </td>
+                      <td>{formatDate(i.due_date)}</td>
+                      <td className="num">
+                        {formatRupees(i.amount_paise)}
+                        {i.penalty_paise > 0 ? (
+                          <span className="cell-note">{t('emi.penalty', { amount: formatRupees(i.penalty_paise) })}</span>
+                        ) : null}
+                      </td>
+                      <td className="num">{formatRupees(i.paid_paise)}</td>
+                      <td className="num">{formatRupees(i.outstanding_paise)}</td>
+                      <td>
+                        <InstalmentStatusBadge status={i.status} />
+                      </td>
+                      <td className="num">{i.days_past_due > 0 ? i.days_past_due : '–'}</td>
+                      <td>
+                        {canPay ? (
+                          <button
+                            type="button"
+                            className="button button--secondary button--small"
+                            aria-label={t('emi.payOneNamed', { number: i.number })}
+                            onClick={() => setPayTarget({ kind: 'one', instalment: i })}
+                          >
+                            {t('emi.payOne')}
+                          </button>
+                        ) : null}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+
+          {payable.length === 0 ? <p className="muted">{t('customerDetails.allPaid')}</p> : null}
+          <div className="sticky-actions">
+            <span className="sticky-actions__text">
+              {chosen.length > 0 ? t('emi.selectedTotal', { count: chosen.length, amount: formatRupees(totalOutstanding(chosen)) }) : t('emi.selectHint')}
+            </span>
+            <button
+              type="button"
+              className="button button--primary"
+              disabled={chosen.length === 0}
+              onClick={() => setPayTarget({ kind: 'many', instalments: chosen })}
+            >
+              {t('emi.paySelected')}
+            </button>
+          </div>
+        </>
+      ) : null}
+
+      {payTarget ? <PayDialog customerId={customerId} target={payTarget} onClose={() => setPayTarget(null)} onPaid={showReceipt} /> : null}
+      {receiptId !== null ? <ReceiptDialog key={receiptId} paymentId={receiptId} onClose={closeReceipt} onReversed={showReceipt} /> : null}
+    </Page>
+  );
+}

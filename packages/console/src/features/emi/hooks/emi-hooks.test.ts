@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import type { InstalmentView, Receipt } from '@kisht/server/contract/emi';
+import { isPayable, payableSelection, toggleAll, toggleId, totalOutstanding } from './instalment-selection.ts';
+import { receiptText } from './receipt-text.ts';
+
+const instalment = (id: number, status: InstalmentView['status'], outstanding: number): InstalmentView => ({
+  id,
+  number: id,
+  due_date: '2026-06-05',
+  principal_paise: 0,
+  interest_paise: 0,
+  amount_paise: 100_000,
+  penalty_paise: 0,
+  paid_paise: 100_000 - outstanding,
+  outstanding_paise: outstanding,
+  status,
+  days_past_due: 0,
+  advance: false,
+  paid_at: null,
+});
+
+describe('instalment selection', () => {
+  const rows = [instalment(1, 'paid', 0), instalment(2, 'overdue', 100_000), instalment(3, 'partial', 40_000), instalment(4, 'due', 100_000)];
+
+  it('pays only what is not paid yet', () => {
+    expect(rows.filter(isPayable).map((i) => i.id)).toEqual([2, 3, 4]);
+  });
+
+  it('keeps the selected payable rows in order and adds them up', () => {
+    const selected = payableSelection(rows, new Set([4, 1, 3]));
+    expect(selected.map((i) => i.id)).toEqual([3, 4]);
+    expect(totalOutstanding(selected)).toBe(140_000);
+  });
+
+  it('toggles one row, and all payable rows at once', () => {
+    expect([...toggleId(new Set([2]), 3)]).toEqual([2, 3]);
+    expect([...toggleId(new Set([2, 3]), 2)]).toEqual([3]);
+    expect([...toggleAll(rows, new Set([2]))].sort()).toEqual([2, 3, 4]);
+    expect(toggleAll(rows, new Set([2, 3, 4])).size).toBe(0);
+  });
+});
+
+describe('receiptText', () => {
+  const receipt: Receipt = {
+    payment_id: 9,
+    receipt_no: 'R-0009',
+    kind: 'payment',
+    amount_paise: 200_000,
+    method: 'upi',
+    reference: 'UTR123',
+    note: null,
+    created_at: '2026-05-20T05:00:00.000Z',
+    customer: { id: 1, name: 'Ravi Kumar', mobile: '+919800000001', imei1: '356938035643809', device: 'Samsung A15' },
+    retailer: { shop_name: 'Sharma Mobiles', name: 'Rahul Sharma', mobile: '+919876543210' },
+    allocations: [
+      { instalment_number: 1, due_date: '2026-06-05', amount_paise: 100_000 },
+      { instalment_number: 2, due_date: '2026-07-05', amount_paise: 100_000 },
+    ],
+    outstanding_after_paise: 1_000_000,
+  };
+  const t = (key: string, vars: Record<string, string | number> = {}) => `${key.split('.').pop()}(${Object.values(vars).join('|')})`;
+
+  it('lists the shop, receipt, customer, payment, each instalment and what is left, in India time', () => {
+    expect(receiptText(receipt, t, 'UPI').split('\n')).toEqual([
+      'heading(Sharma Mobiles)',
+      'number(R-0009)',
+      'date(20-05-2026 10:30 AM)',
+      'customer(Ravi Kumar|+919800000001)',
+      'device(Samsung A15|356938035643809)',
+      'paid(₹2,000|UPI)',
+      'reference(UTR123)',
+      'allocation(1|05-06-2026|₹1,000)',
+      'allocation(2|05-07-2026|₹1,000)',
+      'outstanding(₹10,000)',
+    ]);
+  });
+
+  it('says reversed for a reversal and falls back to the retailer name without a shop', () => {
+    const text = receiptText({ ...receipt, kind: 'reversal', amount_paise: -200_000, reference: null, retailer: { ...receipt.retailer, shop_name: null } }, t, 'UPI');
+    expect(text).toContain('heading(Rahul Sharma)');
+    expect(text).toContain('reversed(-₹2,000|UPI)');
+    expect(text).not.toContain('reference(');
+  });
+});

@@ -1,0 +1,27 @@
+/** The text a receipt is shared or copied as (WhatsApp, SMS): plain lines, amounts in rupees. */
+import type { Receipt } from '@kisht/server/contract/emi';
+import { formatDate, formatDateTime } from '@kisht/domain/format';
+import { formatRupees } from '@kisht/domain/money';
+
+export type Translate = (key: string, vars?: Record<string, string | number>) => string;
+
+export function receiptText(receipt: Receipt, t: Translate, methodLabel: string): string {
+  const shop = receipt.retailer.shop_name || receipt.retailer.name;
+  const lines = [
+    t('receipt.share.heading', { shop }),
+    t('receipt.share.number', { number: receipt.receipt_no }),
+    t('receipt.share.date', { date: formatDateTime(receipt.created_at) }),
+    t('receipt.share.customer', { name: receipt.customer.name, mobile: receipt.customer.mobile }),
+    t('receipt.share.device', { device: receipt.customer.device, imei: receipt.customer.imei1 }),
+    t(receipt.kind === 'reversal' ? 'receipt.share.reversed' : 'receipt.share.paid', {
+      amount: formatRupees(receipt.amount_paise),
+      method: methodLabel,
+    }),
+    ...receipt.allocations.map((a) =>
+      t('receipt.share.allocation', { number: a.instalment_number, date: formatDate(a.due_date), amount: formatRupees(a.amount_paise) }),
+    ),
+    t('receipt.share.outstanding', { amount: formatRupees(receipt.outstanding_after_paise) }),
+  ];
+  if (receipt.reference) lines.splice(6, 0, t('receipt.share.reference', { reference: receipt.reference }));
+  return lines.join('\n');
+}

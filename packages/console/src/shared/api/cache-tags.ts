@@ -1,0 +1,30 @@
+/**
+ * Which cached answers a change makes stale. Every mutation that records money or enrols a customer
+ * names its tags here, so the screens that show the same figures (list rows, EMI details, upcoming
+ * counts, dashboard, balances) refetch together.
+ */
+import type { TagDescription } from '@reduxjs/toolkit/query';
+import type { ApiTagType } from './api.ts';
+
+export type CacheTag = TagDescription<ApiTagType>;
+
+/** A payment or its reversal changed what this customer owes. */
+export function tagsAfterPayment(customerId: number): CacheTag[] {
+  return [
+    { type: 'Emi', id: customerId },
+    // The status can move (EMIs completed) with the last payment.
+    { type: 'Customer', id: customerId },
+    'CustomerList',
+    'Upcoming',
+    'Dashboard',
+    'Outstanding',
+  ];
+}
+
+/** A new customer: a new list row, one license key fewer, new dues. */
+export const TAGS_AFTER_ENROLMENT: CacheTag[] = ['CustomerList', 'Balance', 'Dashboard', 'Upcoming', 'Outstanding'];
+
+/** The cache id of one customer document (photo, signature, witness signature, invoice). */
+export function documentTagId(customerId: number, documentType: string): string {
+  return `${customerId}:${documentType}`;
+}

@@ -1,0 +1,43 @@
+/**
+ * Page-numbered lists ({items, total, page, limit}) read with RTK Query infinite queries: the loaded
+ * pages stay in the cache under the list's filters, so coming back to a list shows what was loaded.
+ */
+
+export interface Paged<T> {
+  items: T[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+/** Lists load 20 rows a page. */
+export const PAGE_SIZE = 20;
+
+/** The next page number, or undefined once everything the server counted has been loaded. */
+export function nextPageParam<T>(lastPage: Paged<T>, allPages: readonly Paged<T>[]): number | undefined {
+  const loaded = allPages.reduce((sum, page) => sum + page.items.length, 0);
+  if (lastPage.items.length === 0 || lastPage.items.length < lastPage.limit) return undefined;
+  if (loaded >= lastPage.total) return undefined;
+  return lastPage.page + 1;
+}
+
+/**
+ * The rows of all loaded pages in order, each once. A row can appear on two pages when rows were added
+ * between two page loads (it slides down into the next page); the first sighting wins. The total is
+ * the newest page's count.
+ */
+export function mergePages<T>(pages: readonly Paged<T>[] | undefined, keyOf: (item: T) => string | number): { items: T[]; total: number } {
+  if (!pages || pages.length === 0) return { items: [], total: 0 };
+  const seen = new Set<string | number>();
+  const items: T[] = [];
+  for (const page of pages) {
+    for (const item of page.items) {
+      const key = keyOf(item);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      items.push(item);
+    }
+  }
+  const newest = pages.reduce((best, page) => (page.page > best.page ? page : best));
+  return { items, total: newest.total };
+}

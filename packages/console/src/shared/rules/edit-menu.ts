@@ -1,0 +1,18 @@
+/**
+ * The customer edit menu (specification, section 6): a DPC_ANTITHEFT plan gets IMEI edit and the EMM
+ * QR code; an Apple device gets every edit action and check-status; everything else gets every edit
+ * action and the QR code. A pure rule that belongs in @kisht/domain next to the device action matrix;
+ * it lives here until the domain package takes it.
+ */
+import { PRODUCT_TYPE, PROVISIONING_TYPE } from '@kisht/domain/constants';
+
+export const EDIT_ACTIONS = ['IMEI_EDIT', 'EMI_EDIT', 'EDIT_SIGNATURE', 'EDIT_DOCUMENTS', 'EMM_QR_CODE', 'CHECK_STATUS'] as const;
+export type EditAction = (typeof EDIT_ACTIONS)[number];
+
+const ALL_EDITS: readonly EditAction[] = ['IMEI_EDIT', 'EMI_EDIT', 'EDIT_SIGNATURE', 'EDIT_DOCUMENTS'];
+
+export function editMenuFor(customer: { product_type: number; provisioning_type: number }): EditAction[] {
+  if (customer.product_type === PRODUCT_TYPE.DPC_ANTITHEFT) return ['IMEI_EDIT', 'EMM_QR_CODE'];
+  if (customer.provisioning_type === PROVISIONING_TYPE.APPLE) return [...ALL_EDITS, 'CHECK_STATUS'];
+  return [...ALL_EDITS, 'EMM_QR_CODE'];
+}
