@@ -97,6 +97,9 @@ describe('collecting instalments', () => {
     expect(rev.json().data).toMatchObject({ kind: 'reversal', amount_paise: -200_000, reference: paid.receipt_no, note: 'entered twice' });
     expect((await details(ravi.token, c.id)).totals.paid_paise).toBe(0);
     expect((await t.post('/api/emi/reverse_payment', { payment_id: paid.payment_id, reason: 'again' }, { token: ravi.token })).json().code).toBe('ALREADY_REVERSED');
+    const history = (await t.get(`/api/emi/payments?customer_id=${c.id}`, { token: ravi.token })).json().data;
+    expect(history.map((p: { kind: string; reversed: boolean }) => [p.kind, p.reversed])).toEqual([['reversal', false], ['payment', true]]);
+    expect((await t.get(`/api/emi/payments?customer_id=${c.id}`, { token: meena.token })).statusCode).toBe(404);
     await expect(t.db.query('UPDATE payments SET amount_paise = 1 WHERE id = $1', [paid.payment_id])).rejects.toThrow(/append-only/);
     await expect(t.db.query('DELETE FROM payment_allocations WHERE payment_id = $1', [paid.payment_id])).rejects.toThrow(/append-only/);
   });

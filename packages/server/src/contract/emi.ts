@@ -127,3 +127,14 @@ export const AddInstalmentBody = Type.Object(
   { additionalProperties: false },
 );
 export type AddInstalmentBody = Static<typeof AddInstalmentBody>;
+
+export const PaymentItem = Type.Object({
+  payment_id: Type.Integer(),
+  receipt_no: Type.String(),
+  kind: Type.String(),
+  amount_paise: Type.Integer(),
+  method: Type.String(),
+  reversed: Type.Boolean(),
+  created_at: Type.String(),
+});
+export type PaymentItem = Static<typeof PaymentItem>;

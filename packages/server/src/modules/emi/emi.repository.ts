@@ -114,6 +114,16 @@ export function createEmiRepository(db: Queryable) {
       return (await q.query<PaymentRow>('SELECT * FROM payments WHERE account_id = $1 AND id = $2', [accountId, id])).rows[0];
     },
 
+    async payments(customerId: number) {
+      const res = await db.query<{ payment_id: number; receipt_no: string; kind: string; amount_paise: number; method: string; reversed: boolean; created_at: Date }>(
+        `SELECT p.id AS payment_id, p.receipt_no, p.kind, p.amount_paise, p.method,
+                EXISTS (SELECT 1 FROM payments r WHERE r.reverses_id = p.id) AS reversed, p.created_at
+           FROM payments p WHERE p.customer_id = $1 ORDER BY p.created_at DESC, p.id DESC`,
+        [customerId],
+      );
+      return res.rows;
+    },
+
     async isReversed(paymentId: number, q: Queryable): Promise<boolean> {
       return (await q.query('SELECT 1 FROM payments WHERE reverses_id = $1', [paymentId])).rows.length > 0;
     },

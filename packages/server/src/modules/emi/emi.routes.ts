@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../shared/types.ts';
 import { ErrorReply, Ok } from '../../contract/envelope.ts';
-import { AddInstalmentBody, Alert, AlertBody, CustomerIdBody, CustomerIdQuery, EditInstalmentBody, EmiDetails, Outstanding, PayManyBody, PayOneBody, PenaltyBody, Receipt, ReverseBody, UpcomingCounts, UpcomingList, UpcomingQuery } from '../../contract/emi.ts';
+import { AddInstalmentBody, Alert, AlertBody, CustomerIdBody, CustomerIdQuery, EditInstalmentBody, EmiDetails, Outstanding, PayManyBody, PayOneBody, PaymentItem, PenaltyBody, Receipt, ReverseBody, UpcomingCounts, UpcomingList, UpcomingQuery } from '../../contract/emi.ts';
 import { ok } from '../../shared/reply.ts';
 import { authOf } from '../../plugins/route-config.ts';
 import type { EmiService } from './emi.service.ts';
@@ -37,6 +37,10 @@ export async function emiRoutes(app: App, opts: { emi: EmiService }) {
   app.get('/api/emi/receipt', {
     schema: { tags, security, summary: 'The receipt of a payment or reversal', querystring: Type.Object({ payment_id: Type.Integer({ minimum: 1 }) }), response: { 200: Ok(Receipt), ...errors } },
   }, async (request) => ok(request, await emi.receipt(authOf(request), request.query.payment_id)));
+
+  app.get('/api/emi/payments', {
+    schema: { tags, security, summary: "A customer's payments and reversals, newest first", querystring: CustomerIdQuery, response: { 200: Ok(Type.Array(PaymentItem)), ...errors } },
+  }, async (request) => ok(request, await emi.payments(authOf(request), request.query.customer_id)));
 
   app.get('/api/emi/getUpcomingEmi', {
     schema: { tags, security, summary: 'Instalments overdue, due today or due in the next days', querystring: UpcomingQuery, response: { 200: Ok(UpcomingList), ...errors } },

@@ -9,7 +9,7 @@ import { todayInIndia } from '@kisht/domain/format';
 import type { Database } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import type { RequestAuth } from '../../plugins/route-config.ts';
-import type { AddInstalmentBody, Alert, AlertBody, EditInstalmentBody, EmiDetails, InstalmentView, Outstanding, PayManyBody, PayOneBody, PenaltyBody, Receipt, ReverseBody, UpcomingCounts, UpcomingList, UpcomingQuery } from '../../contract/emi.ts';
+import type { AddInstalmentBody, Alert, AlertBody, EditInstalmentBody, EmiDetails, InstalmentView, Outstanding, PayManyBody, PayOneBody, PaymentItem, PenaltyBody, Receipt, ReverseBody, UpcomingCounts, UpcomingList, UpcomingQuery } from '../../contract/emi.ts';
 import type { CustomersService } from '../customers/customers.service.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import type { OrgRepository } from '../config/org.repository.ts';
@@ -199,6 +199,12 @@ export function createEmiService(deps: EmiServiceDeps) {
       const message = body.message ?? 'Your EMI is due. Please pay your retailer to keep using your phone without interruption.';
       const row = await emi.queueAlert({ customer_id: customer.id, account_id: caller.accountId, message, amount_paise: due, created_by: caller.userId });
       return { id: row.id, customer_id: customer.id, message, amount_paise: due, status: row.status, created_at: row.created_at.toISOString() };
+    },
+
+    /** The customer's payments and reversals, newest first, to reopen their receipts. */
+    async payments(caller: RequestAuth, customerId: number): Promise<PaymentItem[]> {
+      const customer = await customers.visible(caller, customerId);
+      return (await emi.payments(customer.id)).map((p) => ({ ...p, created_at: p.created_at.toISOString() }));
     },
 
     async alerts(caller: RequestAuth, customerId: number): Promise<Alert[]> {
