@@ -31,6 +31,8 @@ export const TAG_TYPES = [
   'Outstanding',
   'Document',
   'Receipt',
+  'Payments',
+  'Alerts',
 ] as const;
 export type ApiTagType = (typeof TAG_TYPES)[number];
 

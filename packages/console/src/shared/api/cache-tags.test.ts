@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentTagId, tagsAfterPayment, TAGS_AFTER_ENROLMENT } from './cache-tags.ts';
+import { documentTagId, tagsAfterCustomerEdit, tagsAfterPayment, tagsAfterScheduleEdit, TAGS_AFTER_ENROLMENT } from './cache-tags.ts';
 
 describe('cache tags', () => {
   it('a payment refreshes the EMI details, the customer, the list row, the upcoming counts and the dashboard', () => {
@@ -14,5 +14,17 @@ describe('cache tags', () => {
 
   it('names a document by customer and type', () => {
     expect(documentTagId(3, 'photo')).toBe('3:photo');
+  });
+});
+
+describe('edit tags', () => {
+  it('a payment refreshes the payment list; a schedule edit does not', () => {
+    expect(tagsAfterPayment(7)).toContainEqual({ type: 'Payments', id: 7 });
+    expect(tagsAfterScheduleEdit(7)).not.toContainEqual({ type: 'Payments', id: 7 });
+    expect(tagsAfterScheduleEdit(7)).toEqual(expect.arrayContaining([{ type: 'Emi', id: 7 }, 'Upcoming', 'Dashboard']));
+  });
+
+  it('a customer edit refreshes the profile and the list', () => {
+    expect(tagsAfterCustomerEdit(7)).toEqual([{ type: 'Customer', id: 7 }, 'CustomerList']);
   });
 });

@@ -18,7 +18,18 @@ export function tagsAfterPayment(customerId: number): CacheTag[] {
     'Upcoming',
     'Dashboard',
     'Outstanding',
+    { type: 'Payments', id: customerId },
   ];
+}
+
+/** The schedule changed (an instalment edited or added, a penalty): the same figures as a payment, not the payments. */
+export function tagsAfterScheduleEdit(customerId: number): CacheTag[] {
+  return tagsAfterPayment(customerId).filter((tag) => typeof tag === 'string' || tag.type !== 'Payments');
+}
+
+/** The customer's own details or device changed: the profile and the list row. */
+export function tagsAfterCustomerEdit(customerId: number): CacheTag[] {
+  return [{ type: 'Customer', id: customerId }, 'CustomerList'];
 }
 
 /** A new customer: a new list row, one license key fewer, new dues. */

@@ -21,6 +21,7 @@ import { customerPath, parseCustomerId } from '../../../shared/routes.ts';
 import { selectFeatures } from '../../../shared/config/config-api.ts';
 import { useAppSelector } from '../../../shared/state/hooks.ts';
 import { EditMenuDialog } from './edit-menu-dialog.tsx';
+import { DetailsEditDialog, ImeiEditDialog } from './customer-edit-dialogs.tsx';
 
 function initials(profile: CustomerProfile): string {
   return `${profile.first_name.charAt(0)}${profile.last_name.charAt(0)}`.toUpperCase();
@@ -75,6 +76,7 @@ export function CustomerDetailsScreen() {
   const customerId = parseCustomerId(useParams().customer_id);
   const { data: profile, isLoading, isError, error, refetch } = useGetCustomerProfileQuery(customerId ?? 0, { skip: customerId === null });
   const [menuOpen, setMenuOpen] = useState(false);
+  const [editing, setEditing] = useState<'imei' | 'details' | null>(null);
   const features = useAppSelector(selectFeatures);
 
   if (customerId === null) return <NotFoundScreen />;
@@ -150,6 +152,9 @@ export function CustomerDetailsScreen() {
             <InstallStatusBadge status={profile.install_status} />
             <LockStatusBadge status={profile.lock_status} />
           </div>
+          <button type="button" className="button button--secondary button--small" aria-haspopup="dialog" onClick={() => setEditing('details')}>
+            {t('customerEdit.editDetails')}
+          </button>
         </div>
       </article>
 
@@ -202,7 +207,18 @@ export function CustomerDetailsScreen() {
         </Link>
       </section>
 
-      <EditMenuDialog open={menuOpen} onClose={() => setMenuOpen(false)} actions={editMenuFor(profile)} customerId={customerId} />
+      <EditMenuDialog
+        open={menuOpen}
+        onClose={() => setMenuOpen(false)}
+        actions={editMenuFor(profile)}
+        customerId={customerId}
+        onImeiEdit={() => {
+          setMenuOpen(false);
+          setEditing('imei');
+        }}
+      />
+      {editing === 'imei' ? <ImeiEditDialog profile={profile} onClose={() => setEditing(null)} /> : null}
+      {editing === 'details' ? <DetailsEditDialog profile={profile} onClose={() => setEditing(null)} /> : null}
     </Page>
   );
 }

@@ -1,7 +1,7 @@
 /**
- * The customer's edit menu, with the entries the spec's rule gives this customer. Signature and
- * documents open their screens; the other edits and the EMM QR code arrive with later work and show
- * as "Coming soon".
+ * The customer's edit menu, with the entries the spec's rule gives this customer. IMEI edit opens its
+ * dialog; EMI edit, signature and documents open their screens; the EMM QR code and check-status
+ * arrive with the device work and show as "Coming soon".
  */
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -13,10 +13,23 @@ import { EDIT_ACTION_LABEL_KEYS } from '../../../shared/labels.ts';
 function targetOf(action: EditAction, customerId: number): string | null {
   if (action === 'EDIT_SIGNATURE') return customerPath('signature', customerId);
   if (action === 'EDIT_DOCUMENTS') return customerPath('customer_documents', customerId);
+  if (action === 'EMI_EDIT') return customerPath('emi_details', customerId);
   return null;
 }
 
-export function EditMenuDialog({ open, onClose, actions, customerId }: { open: boolean; onClose: () => void; actions: EditAction[]; customerId: number }) {
+export function EditMenuDialog({
+  open,
+  onClose,
+  actions,
+  customerId,
+  onImeiEdit,
+}: {
+  open: boolean;
+  onClose: () => void;
+  actions: EditAction[];
+  customerId: number;
+  onImeiEdit: () => void;
+}) {
   const { t } = useTranslation();
   return (
     <Dialog
@@ -34,7 +47,11 @@ export function EditMenuDialog({ open, onClose, actions, customerId }: { open: b
           const to = targetOf(action, customerId);
           return (
             <li key={action}>
-              {to ? (
+              {action === 'IMEI_EDIT' ? (
+                <button type="button" className="nav-list__item" onClick={onImeiEdit}>
+                  {t(EDIT_ACTION_LABEL_KEYS[action])}
+                </button>
+              ) : to ? (
                 <Link className="nav-list__item" to={to}>
                   {t(EDIT_ACTION_LABEL_KEYS[action])}
                 </Link>

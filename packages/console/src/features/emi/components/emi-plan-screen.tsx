@@ -1,26 +1,37 @@
 /**
  * The loan's EMI plan (the spec's emi_details, "add/edit"): the terms it was enrolled with and its
- * totals. Editing a plan arrives with later work and shows as "Coming soon".
+ * totals, then the schedule, where each instalment not fully paid can have its due date and amount
+ * changed or a penalty added, and a new instalment can be added.
  */
+import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import type { InstalmentView } from '@kisht/server/contract/emi';
 import { formatDate } from '@kisht/domain/format';
 import { formatRupees } from '@kisht/domain/money';
 import { Page } from '../../../shared/ui/page.tsx';
 import { Facts } from '../../../shared/ui/facts.tsx';
 import { NotFoundScreen } from '../../../shared/ui/not-found-screen.tsx';
+import { InstalmentStatusBadge } from '../../../shared/ui/status-badges.tsx';
 import { useGetCustomerProfileQuery, useGetEmiDetailsQuery } from '../../../shared/customers/customer-api.ts';
 import { bpsToPercentText } from '../../../shared/rules/money-input.ts';
 import { INTEREST_METHOD_LABEL_KEYS } from '../../../shared/labels.ts';
 import { customerPath, parseCustomerId } from '../../../shared/routes.ts';
+import { isEditable } from '../hooks/instalment-edit.ts';
+import { InstalmentDialog, PenaltyDialog } from './instalment-dialogs.tsx';
+
+type Editing = { kind: 'edit'; instalment: InstalmentView } | { kind: 'add' } | { kind: 'penalty'; instalment: InstalmentView };
 
 export function EmiPlanScreen() {
   const { t } = useTranslation();
   const customerId = parseCustomerId(useParams().customer_id);
   const { data: profile } = useGetCustomerProfileQuery(customerId ?? 0, { skip: customerId === null });
-  const { data: details } = useGetEmiDetailsQuery(customerId ?? 0, { skip: customerId === null });
+  const { data: details, isError, refetch } = useGetEmiDetailsQuery(customerId ?? 0, { skip: customerId === null });
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const instalments = useMemo(() => [...(details?.instalments ?? [])].sort((a, b) => a.number - b.number), [details]);
   if (customerId === null) return <NotFoundScreen />;
   const methodKey = profile ? INTEREST_METHOD_LABEL_KEYS[profile.interest_method as keyof typeof INTEREST_METHOD_LABEL_KEYS] : undefined;
+  const close = () => setEditing(null);
   return (
     <Page title={t('emiPlan.title')}>
       {profile ? (
@@ -50,17 +61,86 @@ export function EmiPlanScreen() {
           />
         </section>
       ) : null}
-      <div className="stack">
-        <Link className="button button--primary button--block" to={customerPath('view_emi_details', customerId)}>
-          {t('customerDetails.viewEmis')}
-        </Link>
-        <button type="button" className="button button--secondary button--block" disabled aria-describedby="emi-edit-soon">
-          {t('emiPlan.edit')}
-        </button>
-        <p id="emi-edit-soon" className="muted small">
-          {t('common.comingSoon')}
-        </p>
-      </div>
+
+      {isError && !details ? (
+        <div className="card">
+          <p>{t('customerDetails.emiError')}</p>
+          <button type="button" className="button button--secondary" onClick={() => void refetch()}>
+            {t('common.retry')}
+          </button>
+        </div>
+      ) : null}
+
+      {details ? (
+        <section className="card" aria-labelledby="emi-edit-title">
+          <h2 id="emi-edit-title">{t('emi.schedule')}</h2>
+          <div className="table-scroll" role="region" aria-labelledby="emi-edit-title" tabIndex={0}>
+            <table className="data-table emi-table">
+              <thead>
+                <tr>
+                  <th scope="col">{t('emi.table.number')}</th>
+                  <th scope="col">{t('emi.table.dueDate')}</th>
+                  <th scope="col" className="num">
+                    {t('emi.table.amount')}
+                  </th>
+                  <th scope="col">{t('emi.table.status')}</th>
+                  <th scope="col">
+                    <span className="visually-hidden">{t('emi.table.actions')}</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {instalments.map((i) => (
+                  <tr key={i.id}>
+                    <td>{i.number}</td>
+                    <td>{formatDate(i.due_date)}</td>
+                    <td className="num">
+                      {formatRupees(i.amount_paise)}
+                      {i.penalty_paise > 0 ? <span className="cell-note">{t('emi.penalty', { amount: formatRupees(i.penalty_paise) })}</span> : null}
+                    </td>
+                    <td>
+                      <InstalmentStatusBadge status={i.status} />
+                    </td>
+                    <td>
+                      {isEditable(i) ? (
+                        <div className="button-row">
+                          <button
+                            type="button"
+                            className="button button--secondary button--small"
+                            aria-label={t('emiEdit.editTitle', { number: i.number })}
+                            onClick={() => setEditing({ kind: 'edit', instalment: i })}
+                          >
+                            {t('customerDetails.edit')}
+                          </button>
+                          <button
+                            type="button"
+                            className="button button--secondary button--small"
+                            aria-label={t('emiEdit.penaltyTitle', { number: i.number })}
+                            onClick={() => setEditing({ kind: 'penalty', instalment: i })}
+                          >
+                            {t('emiEdit.penalty')}
+                          </button>
+                        </div>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <button type="button" className="button button--secondary button--small" onClick={() => setEditing({ kind: 'add' })}>
+            {t('emiEdit.add')}
+          </button>
+        </section>
+      ) : null}
+
+      <Link className="button button--primary button--block" to={customerPath('view_emi_details', customerId)}>
+        {t('customerDetails.viewEmis')}
+      </Link>
+
+      {editing?.kind === 'edit' ? <InstalmentDialog customerId={customerId} instalment={editing.instalment} onClose={close} /> : null}
+      {editing?.kind === 'add' ? <InstalmentDialog customerId={customerId} instalment={null} onClose={close} /> : null}
+      {editing?.kind === 'penalty' ? <PenaltyDialog customerId={customerId} instalment={editing.instalment} onClose={close} /> : null}
     </Page>
   );
 }

@@ -16,6 +16,7 @@ import { customerPath, parseCustomerId, parseId } from '../../../shared/routes.t
 import { isPayable, payableSelection, toggleAll, toggleId, totalOutstanding } from '../hooks/instalment-selection.ts';
 import { PayDialog, type PayTarget } from './pay-dialog.tsx';
 import { ReceiptDialog } from './receipt-dialog.tsx';
+import { AlertsSection, PaymentsSection } from './emi-activity.tsx';
 
 export function ViewEmiScreen() {
   const { t } = useTranslation();
@@ -39,13 +40,17 @@ export function ViewEmiScreen() {
   function showReceipt(receipt: Receipt) {
     setPayTarget(null);
     setSelected(new Set());
+    openReceipt(receipt.payment_id);
+  }
+
+  function openReceipt(paymentId: number) {
     // A receipt opened here is its own history entry, so the phone's Back closes it; a reversal
     // receipt replaces the receipt it reverses.
     const replacing = receiptId !== null;
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
-        next.set('receipt', String(receipt.payment_id));
+        next.set('receipt', String(paymentId));
         return next;
       },
       { replace: replacing, state: { openedReceipt: true } },
@@ -207,6 +212,9 @@ export function ViewEmiScreen() {
           </div>
         </>
       ) : null}
+
+      <AlertsSection customerId={customerId} />
+      <PaymentsSection customerId={customerId} onOpen={openReceipt} />
 
       {payTarget ? <PayDialog customerId={customerId} target={payTarget} onClose={() => setPayTarget(null)} onPaid={showReceipt} /> : null}
       {receiptId !== null ? <ReceiptDialog key={receiptId} paymentId={receiptId} onClose={closeReceipt} onReversed={showReceipt} /> : null}

@@ -1,0 +1,112 @@
+/** The view EMI screen's lower part: send an EMI alert to the device, the alerts sent, and the payments (each reopens its receipt). */
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '@kisht/domain/format';
+import { formatRupees } from '@kisht/domain/money';
+import { Dialog } from '../../../shared/ui/dialog.tsx';
+import { TextField } from '../../../shared/ui/text-field.tsx';
+import { useGetEmiAlertsQuery, useGetPaymentsQuery, useSendEmiAlertMutation } from '../api/emi-edit-api.ts';
+
+const MESSAGE_MAX = 300;
+
+function SendAlertDialog({ customerId, onClose }: { customerId: number; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [message, setMessage] = useState('');
+  const [send, { isLoading }] = useSendEmiAlertMutation();
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const text = message.trim();
+    try {
+      await send({ customer_id: customerId, ...(text ? { message: text } : {}) }).unwrap();
+      onClose();
+    } catch {
+      // The error toast already says what went wrong.
+    }
+  }
+  return (
+    <Dialog open title={t('emiAlert.send')} onClose={onClose}>
+      <form className="form" noValidate onSubmit={submit}>
+        <p>{t('emiAlert.confirm')}</p>
+        <TextField
+          label={t('common.optionalLabel', { label: t('emiAlert.message') })}
+          maxLength={MESSAGE_MAX}
+          value={message}
+          onChange={(event) => setMessage(event.target.value)}
+        />
+        <div className="dialog__actions">
+          <button type="button" className="button button--secondary" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="submit" className="button button--primary" disabled={isLoading}>
+            {t('emiAlert.send')}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+export function AlertsSection({ customerId }: { customerId: number }) {
+  const { t } = useTranslation();
+  const { data: alerts } = useGetEmiAlertsQuery(customerId);
+  const [sending, setSending] = useState(false);
+  return (
+    <section className="card" aria-labelledby="alerts-title">
+      <h2 id="alerts-title">{t('emiAlert.title')}</h2>
+      <button type="button" className="button button--secondary button--small" aria-haspopup="dialog" onClick={() => setSending(true)}>
+        {t('emiAlert.send')}
+      </button>
+      {alerts && alerts.length === 0 ? <p className="muted small">{t('emiAlert.none')}</p> : null}
+      {alerts && alerts.length > 0 ? (
+        <ul className="pay-summary">
+          {alerts.map((a) => (
+            <li key={a.id}>
+              <span>{formatDateTime(a.created_at)}</span>
+              <span>
+                {formatRupees(a.amount_paise)}{' '}
+                <span className={`badge ${a.status === 'queued' ? 'badge--neutral' : 'badge--success'}`}>
+                  {t(`emiAlert.status.${a.status}`, { defaultValue: a.status })}
+                </span>
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {sending ? <SendAlertDialog customerId={customerId} onClose={() => setSending(false)} /> : null}
+    </section>
+  );
+}
+
+export function PaymentsSection({ customerId, onOpen }: { customerId: number; onOpen: (paymentId: number) => void }) {
+  const { t } = useTranslation();
+  const { data: payments } = useGetPaymentsQuery(customerId);
+  return (
+    <section className="card" aria-labelledby="payments-title">
+      <h2 id="payments-title">{t('payments.title')}</h2>
+      {payments && payments.length === 0 ? <p className="muted small">{t('payments.none')}</p> : null}
+      {payments && payments.length > 0 ? (
+        <ul className="nav-list">
+          {payments.map((p) => (
+            <li key={p.payment_id}>
+              <button type="button" className="nav-list__item" onClick={() => onOpen(p.payment_id)}>
+                <span>
+                  <strong>{p.receipt_no}</strong>
+                  <span className="muted small"> {formatDateTime(p.created_at)}</span>
+                  <br />
+                  <span className="small">{t(`payments.kind.${p.kind}`, { defaultValue: p.kind })}</span>
+                  {p.reversed ? (
+                    <>
+                      {' '}
+                      <span className="badge badge--danger">{t('payments.reversed')}</span>
+                    </>
+                  ) : null}
+                </span>
+                <span>{formatRupees(p.amount_paise)}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}

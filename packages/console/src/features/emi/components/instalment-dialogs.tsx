@@ -1,0 +1,145 @@
+/** The EMI add/edit screen's dialogs: edit an instalment (due date, amount), add one, charge a penalty on one. */
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { InstalmentView } from '@kisht/server/contract/emi';
+import { formatRupees } from '@kisht/domain/money';
+import { Dialog } from '../../../shared/ui/dialog.tsx';
+import { TextField } from '../../../shared/ui/text-field.tsx';
+import { isApiFailure } from '../../../shared/api/api-failure.ts';
+import { paiseToRupeesText } from '../../../shared/rules/money-input.ts';
+import { useAddInstalmentMutation, useSendPenaltyMutation, useUpdateInstalmentMutation } from '../api/emi-edit-api.ts';
+import {
+  checkInstalmentEdit,
+  checkNewInstalment,
+  checkPenalty,
+  placeServerDetails,
+  REASON_MAX,
+  type FormError,
+  type InstalmentDraft,
+  type PenaltyDraft,
+} from '../hooks/instalment-edit.ts';
+
+type Errors<F extends string> = Partial<Record<F, string>>;
+
+/** Draft, field errors (translated or the server's text) and the save flow shared by the three forms. */
+function useForm<F extends string>(initial: Record<F, string>, serverFields: Record<string, F>) {
+  const { t } = useTranslation();
+  const [draft, setDraft] = useState(initial);
+  const [errors, setErrors] = useState<Errors<F>>({});
+  const update = (field: F, value: string) => {
+    setDraft((current) => ({ ...current, [field]: value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  };
+  const showChecks = (found: Partial<Record<F, FormError>>) =>
+    setErrors(Object.fromEntries(Object.entries(found).map(([field, e]) => [field, t((e as FormError).key, (e as FormError).vars)])) as Errors<F>);
+  const placeFailure = (failure: unknown) => {
+    if (isApiFailure(failure) && failure.code === 'VALIDATION_FAILED' && failure.details) setErrors(placeServerDetails(failure.details, serverFields));
+  };
+  return { draft, update, errors, showChecks, placeFailure };
+}
+
+function FormDialog({ title, busy, onClose, onSubmit, children }: { title: string; busy: boolean; onClose: () => void; onSubmit: () => void; children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <Dialog open title={title} onClose={onClose}>
+      <form
+        className="form"
+        noValidate
+        onSubmit={(event: FormEvent) => {
+          event.preventDefault();
+          onSubmit();
+        }}
+      >
+        {children}
+        <div className="dialog__actions">
+          <button type="button" className="button button--secondary" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button type="submit" className="button button--primary" disabled={busy}>
+            {t('customerEdit.save')}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+const INSTALMENT_FIELDS: Record<string, keyof InstalmentDraft> = { due_date: 'dueDate', amount_paise: 'amount' };
+const PENALTY_FIELDS: Record<string, keyof PenaltyDraft> = { amount_paise: 'amount', reason: 'reason' };
+
+/** Edits one instalment (instalment given) or adds a new one (none given). */
+export function InstalmentDialog({ customerId, instalment, onClose }: { customerId: number; instalment: InstalmentView | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const form = useForm<keyof InstalmentDraft>(
+    { dueDate: instalment?.due_date ?? '', amount: instalment ? paiseToRupeesText(instalment.amount_paise) : '' },
+    INSTALMENT_FIELDS,
+  );
+  const [edit, edited] = useUpdateInstalmentMutation();
+  const [add, added] = useAddInstalmentMutation();
+
+  async function save(): Promise<void> {
+    if (instalment) {
+      const checked = checkInstalmentEdit(customerId, instalment, form.draft);
+      if (!checked.ok) return form.showChecks(checked.errors);
+      // Nothing changed: nothing to send.
+      if (checked.body.due_date !== undefined || checked.body.amount_paise !== undefined) await edit(checked.body).unwrap();
+    } else {
+      const checked = checkNewInstalment(customerId, form.draft);
+      if (!checked.ok) return form.showChecks(checked.errors);
+      await add(checked.body).unwrap();
+    }
+    onClose();
+  }
+
+  async function submit() {
+    try {
+      await save();
+    } catch (failure) {
+      form.placeFailure(failure);
+    }
+  }
+
+  return (
+    <FormDialog
+      title={instalment ? t('emiEdit.editTitle', { number: instalment.number }) : t('emiEdit.add')}
+      busy={edited.isLoading || added.isLoading}
+      onClose={onClose}
+      onSubmit={() => void submit()}
+    >
+      <TextField label={t('emi.table.dueDate')} type="date" value={form.draft.dueDate} error={form.errors.dueDate} onChange={(e) => form.update('dueDate', e.target.value)} />
+      <TextField
+        label={t('emi.table.amount')}
+        prefix="₹"
+        inputMode="decimal"
+        value={form.draft.amount}
+        error={form.errors.amount}
+        hint={instalment && instalment.paid_paise > 0 ? t('emiEdit.paidSoFar', { amount: formatRupees(instalment.paid_paise) }) : undefined}
+        onChange={(e) => form.update('amount', e.target.value)}
+      />
+    </FormDialog>
+  );
+}
+
+export function PenaltyDialog({ customerId, instalment, onClose }: { customerId: number; instalment: InstalmentView; onClose: () => void }) {
+  const { t } = useTranslation();
+  const form = useForm<keyof PenaltyDraft>({ amount: '', reason: '' }, PENALTY_FIELDS);
+  const [send, { isLoading }] = useSendPenaltyMutation();
+
+  async function submit() {
+    const checked = checkPenalty(customerId, instalment, form.draft);
+    if (!checked.ok) return form.showChecks(checked.errors);
+    try {
+      await send(checked.body).unwrap();
+      onClose();
+    } catch (failure) {
+      form.placeFailure(failure);
+    }
+  }
+
+  return (
+    <FormDialog title={t('emiEdit.penaltyTitle', { number: instalment.number })} busy={isLoading} onClose={onClose} onSubmit={() => void submit()}>
+      <TextField label={t('emi.table.amount')} prefix="₹" inputMode="decimal" value={form.draft.amount} error={form.errors.amount} onChange={(e) => form.update('amount', e.target.value)} />
+      <TextField label={t('emiEdit.reason')} maxLength={REASON_MAX} value={form.draft.reason} error={form.errors.reason} onChange={(e) => form.update('reason', e.target.value)} />
+    </FormDialog>
+  );
+}

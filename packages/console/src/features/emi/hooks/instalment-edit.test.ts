@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import type { InstalmentView } from '@kisht/server/contract/emi';
+import { checkInstalmentEdit, checkNewInstalment, checkPenalty, isEditable, placeServerDetails } from './instalment-edit.ts';
+
+const base: InstalmentView = {
+  id: 11,
+  number: 2,
+  due_date: '2025-03-05',
+  principal_paise: 90000,
+  interest_paise: 10000,
+  amount_paise: 100000,
+  penalty_paise: 0,
+  paid_paise: 40000,
+  outstanding_paise: 60000,
+  status: 'partial',
+  days_past_due: 0,
+  advance: false,
+  paid_at: null,
+};
+
+describe('instalment edit', () => {
+  it('only instalments not fully paid are editable', () => {
+    expect(isEditable(base)).toBe(true);
+    expect(isEditable({ ...base, status: 'paid' })).toBe(false);
+  });
+
+  it('sends the changed fields in paise', () => {
+    expect(checkInstalmentEdit(3, base, { dueDate: '2025-03-10', amount: '1000' })).toEqual({ ok: true, body: { customer_id: 3, instalment_id: 11, due_date: '2025-03-10' } });
+    expect(checkInstalmentEdit(3, base, { dueDate: '2025-03-05', amount: '1200.50' })).toEqual({ ok: true, body: { customer_id: 3, instalment_id: 11, amount_paise: 120050 } });
+  });
+
+  it('refuses an amount below what was paid, bad amounts and missing dates', () => {
+    const below = checkInstalmentEdit(3, base, { dueDate: '2025-03-05', amount: '399' });
+    expect(below.ok).toBe(false);
+    if (!below.ok) expect(below.errors.amount?.key).toBe('emiEdit.belowPaid');
+    const bad = checkInstalmentEdit(3, base, { dueDate: '', amount: 'abc' });
+    expect(bad).toEqual({ ok: false, errors: { dueDate: { key: 'common.required' }, amount: { key: 'addCustomer.errors.amount' } } });
+  });
+
+  it('adds an instalment', () => {
+    expect(checkNewInstalment(3, { dueDate: '2026-01-01', amount: '₹ 1,500' })).toEqual({ ok: true, body: { customer_id: 3, due_date: '2026-01-01', amount_paise: 150000 } });
+    expect(checkNewInstalment(3, { dueDate: '2026-01-01', amount: '0' }).ok).toBe(false);
+  });
+});
+
+describe('penalty', () => {
+  it('needs a positive amount and a 3-200 character reason', () => {
+    expect(checkPenalty(3, base, { amount: '250', reason: ' Late ' })).toEqual({ ok: true, body: { customer_id: 3, instalment_id: 11, amount_paise: 25000, reason: 'Late' } });
+    const short = checkPenalty(3, base, { amount: '', reason: 'ab' });
+    expect(short.ok).toBe(false);
+    if (!short.ok) expect(Object.keys(short.errors).sort()).toEqual(['amount', 'reason']);
+    const big = checkPenalty(3, base, { amount: '100001', reason: 'Late payment' });
+    expect(big.ok).toBe(false);
+  });
+});
+
+describe('server details', () => {
+  it('places VALIDATION_FAILED details on the form fields', () => {
+    expect(placeServerDetails([{ field: 'body.amount_paise', message: 'too small' }, { field: 'other', message: 'x' }], { amount_paise: 'amount' })).toEqual({ amount: 'too small' });
+  });
+});
