@@ -2,7 +2,7 @@
 import type { IdType } from '@kisht/domain/identity';
 import type { InterestMethod } from '@kisht/domain/emi';
 import { PAYMENT_METHODS, type PaymentMethod } from './payment-methods.ts';
-import type { EditAction } from './rules/edit-menu.ts';
+import type { EditAction } from '@kisht/domain/edit-menu';
 
 export const PROVISIONING_LABEL_KEYS: Record<number, string> = {
   0: 'provisioning.dpc',

@@ -10,7 +10,7 @@ import { generateSchedule, LoanTermsError, type InterestMethod, type LoanTerms, 
 import { isValidIdNumber, normaliseIdNumber, type IdType } from '@kisht/domain/identity';
 import { isValidImei } from '@kisht/domain/imei';
 import { isValidLocalMobile, withCountryPrefix } from '@kisht/domain/mobile';
-import { parsePercentToBps, parseRupeesToPaise } from '../../../shared/rules/money-input.ts';
+import { parsePercentToBps, parseRupeesToPaise } from '@kisht/domain/money-input';
 
 export interface EnrolDraft {
   firstName: string;

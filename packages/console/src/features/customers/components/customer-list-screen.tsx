@@ -19,7 +19,7 @@ import { toastKey } from '../../../shared/ui/toast-store.ts';
 import { mergePages } from '../../../shared/api/paging.ts';
 import { useDebouncedValue } from '../../../shared/use-debounced-value.ts';
 import { useOrgId } from '../../../shared/config/use-org-id.ts';
-import { customerClickAction } from '../../../shared/rules/customer-click.ts';
+import { customerClickAction } from '@kisht/domain/customer-click';
 import { useAppDispatch, useAppSelector } from '../../../shared/state/hooks.ts';
 import {
   saveCustomerListScroll,

@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../shared/ui/dialog.tsx';
 import { customerPath } from '../../../shared/routes.ts';
-import type { EditAction } from '../../../shared/rules/edit-menu.ts';
+import type { EditAction } from '@kisht/domain/edit-menu';
 import { EDIT_ACTION_LABEL_KEYS } from '../../../shared/labels.ts';
 
 function targetOf(action: EditAction, customerId: number): string | null {

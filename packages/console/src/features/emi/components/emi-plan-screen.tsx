@@ -14,7 +14,7 @@ import { Facts } from '../../../shared/ui/facts.tsx';
 import { NotFoundScreen } from '../../../shared/ui/not-found-screen.tsx';
 import { InstalmentStatusBadge } from '../../../shared/ui/status-badges.tsx';
 import { useGetCustomerProfileQuery, useGetEmiDetailsQuery } from '../../../shared/customers/customer-api.ts';
-import { bpsToPercentText } from '../../../shared/rules/money-input.ts';
+import { bpsToPercentText } from '@kisht/domain/money-input';
 import { INTEREST_METHOD_LABEL_KEYS } from '../../../shared/labels.ts';
 import { customerPath, parseCustomerId } from '../../../shared/routes.ts';
 import { isEditable } from '../hooks/instalment-edit.ts';

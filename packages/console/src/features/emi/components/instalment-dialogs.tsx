@@ -6,7 +6,7 @@ import { formatRupees } from '@kisht/domain/money';
 import { Dialog } from '../../../shared/ui/dialog.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';
 import { isApiFailure } from '../../../shared/api/api-failure.ts';
-import { paiseToRupeesText } from '../../../shared/rules/money-input.ts';
+import { paiseToRupeesText } from '@kisht/domain/money-input';
 import { useAddInstalmentMutation, useSendPenaltyMutation, useUpdateInstalmentMutation } from '../api/emi-edit-api.ts';
 import {
   checkInstalmentEdit,

@@ -9,7 +9,7 @@ import { TextField } from '../../../shared/ui/text-field.tsx';
 import { SelectField } from '../../../shared/ui/select-field.tsx';
 import { PAYMENT_METHODS, type PaymentMethod } from '../../../shared/payment-methods.ts';
 import { PAYMENT_METHOD_LABEL_KEYS } from '../../../shared/labels.ts';
-import { paiseToRupeesText, parseRupeesToPaise } from '../../../shared/rules/money-input.ts';
+import { paiseToRupeesText, parseRupeesToPaise } from '@kisht/domain/money-input';
 import { usePayInstalmentMutation, usePayInstalmentsMutation } from '../api/payments-api.ts';
 import { totalOutstanding } from '../hooks/instalment-selection.ts';
 

@@ -6,7 +6,7 @@
 import type { AddInstalmentBody, EditInstalmentBody, InstalmentView, PenaltyBody } from '@kisht/server/contract/emi';
 import { isIsoDate } from '@kisht/domain/calendar';
 import { formatRupees } from '@kisht/domain/money';
-import { parseRupeesToPaise } from '../../../shared/rules/money-input.ts';
+import { parseRupeesToPaise } from '@kisht/domain/money-input';
 
 export interface FormError {
   key: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INSTALL_STATUS } from '@kisht/domain/constants';
+import { INSTALL_STATUS } from './constants.ts';
 import { customerClickAction } from './customer-click.ts';
 
 describe('customerClickAction', () => {

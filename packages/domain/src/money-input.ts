@@ -1,8 +1,6 @@
 /**
  * What the retailer types into amount and rate fields, turned into the API's integers: rupees to paise,
  * percent a year to basis points. String arithmetic only, so "0.29" is 29 paise and never 28.999...
- * These are pure rules that belong in @kisht/domain (next to formatRupees); they live here until the
- * domain package takes them.
  */
 
 /** "12,999", "12999.5", "₹ 12,999.50" -> paise; null for empty, negative or more than two decimals. */

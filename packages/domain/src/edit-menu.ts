@@ -1,10 +1,9 @@
 /**
  * The customer edit menu (specification, section 6): a DPC_ANTITHEFT plan gets IMEI edit and the EMM
  * QR code; an Apple device gets every edit action and check-status; everything else gets every edit
- * action and the QR code. A pure rule that belongs in @kisht/domain next to the device action matrix;
- * it lives here until the domain package takes it.
+ * action and the QR code.
  */
-import { PRODUCT_TYPE, PROVISIONING_TYPE } from '@kisht/domain/constants';
+import { PRODUCT_TYPE, PROVISIONING_TYPE } from './constants.ts';
 
 export const EDIT_ACTIONS = ['IMEI_EDIT', 'EMI_EDIT', 'EDIT_SIGNATURE', 'EDIT_DOCUMENTS', 'EMM_QR_CODE', 'CHECK_STATUS'] as const;
 export type EditAction = (typeof EDIT_ACTIONS)[number];

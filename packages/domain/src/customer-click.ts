@@ -1,10 +1,9 @@
 /**
  * What tapping a customer in the list does (specification, section 2): an inactive customer (status 0)
  * opens customer navigate, except that organisations 35, 36 and 46 get the warning "Customer is
- * Inactive" instead; every other status opens customer details. A pure rule that belongs in
- * @kisht/domain (customer-status); it lives here until the domain package takes it.
+ * Inactive" instead; every other status opens customer details.
  */
-import { INACTIVE_WARNING_ORG_IDS, INSTALL_STATUS } from '@kisht/domain/constants';
+import { INACTIVE_WARNING_ORG_IDS, INSTALL_STATUS } from './constants.ts';
 
 export type CustomerClick = 'navigate' | 'warnInactive' | 'details';
 

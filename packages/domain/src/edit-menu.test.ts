@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PRODUCT_TYPE, PROVISIONING_TYPE } from '@kisht/domain/constants';
+import { PRODUCT_TYPE, PROVISIONING_TYPE } from './constants.ts';
 import { editMenuFor } from './edit-menu.ts';
 
 describe('editMenuFor', () => {
