@@ -1,13 +1,14 @@
 /** Step 1: who the customer is (name, mobile with +91, contact, address, identity document). */
 import { useTranslation } from 'react-i18next';
-import { COUNTRY_PREFIX } from '@kisht/domain/constants';
 import { ID_TYPES, type IdType } from '@kisht/domain/identity';
 import { todayInIndia } from '@kisht/domain/format';
 import { TextField } from '../../../shared/ui/text-field.tsx';
 import { SelectField } from '../../../shared/ui/select-field.tsx';
 import { ID_TYPE_LABEL_KEYS } from '../../../shared/labels.ts';
 import { useGetCitiesQuery, useGetCountriesQuery, useGetStatesQuery } from '../api/catalogue-api.ts';
-import { digitsOnly, localMobile, type StepProps } from './step-props.ts';
+import { digitsOnly } from '../../../shared/customers/field-input.ts';
+import { PersonFields } from '../../../shared/customers/person-fields.tsx';
+import type { StepProps } from './step-props.ts';
 
 export function CustomerStep({ draft, update, errorOf }: StepProps) {
   const { t } = useTranslation();
@@ -22,31 +23,7 @@ export function CustomerStep({ draft, update, errorOf }: StepProps) {
   return (
     <fieldset className="form-step">
       <legend className="visually-hidden">{t('addCustomer.steps.customer')}</legend>
-      <TextField label={t('addCustomer.firstName')} autoComplete="off" maxLength={60} value={draft.firstName} error={errorOf('firstName')} onChange={(e) => update({ firstName: e.target.value })} />
-      <TextField label={t('addCustomer.lastName')} autoComplete="off" maxLength={60} value={draft.lastName} error={errorOf('lastName')} onChange={(e) => update({ lastName: e.target.value })} />
-      <TextField
-        label={t('addCustomer.mobile')}
-        prefix={COUNTRY_PREFIX}
-        type="tel"
-        inputMode="numeric"
-        autoComplete="off"
-        maxLength={14}
-        value={draft.mobile}
-        error={errorOf('mobile')}
-        onChange={(e) => update({ mobile: localMobile(e.target.value) })}
-      />
-      <TextField
-        label={optional(t('addCustomer.altMobile'))}
-        prefix={COUNTRY_PREFIX}
-        type="tel"
-        inputMode="numeric"
-        autoComplete="off"
-        maxLength={14}
-        value={draft.altMobile}
-        error={errorOf('altMobile')}
-        onChange={(e) => update({ altMobile: localMobile(e.target.value) })}
-      />
-      <TextField label={optional(t('addCustomer.email'))} type="email" inputMode="email" autoComplete="off" maxLength={120} value={draft.email} error={errorOf('email')} onChange={(e) => update({ email: e.target.value })} />
+      <PersonFields draft={draft} update={update} errorOf={errorOf} />
       <TextField
         label={optional(t('addCustomer.dateOfBirth'))}
         type="date"

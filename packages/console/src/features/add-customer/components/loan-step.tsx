@@ -12,7 +12,8 @@ import { INTEREST_METHOD_LABEL_KEYS } from '../../../shared/labels.ts';
 import { useGetLicenseBalanceQuery, useGetPlanQuery, useGetPlansQuery, useGetProductsQuery } from '../api/catalogue-api.ts';
 import { previewLoan, type FieldErrors } from '../hooks/enrol-form.ts';
 import { SchedulePreview } from './schedule-preview.tsx';
-import { digitsOnly, type StepProps } from './step-props.ts';
+import type { StepProps } from './step-props.ts';
+import { digitsOnly } from '../../../shared/customers/field-input.ts';
 
 /** "loan_reference" -> "Loan reference", for financier fields the dictionary does not name. */
 function humanise(field: string): string {

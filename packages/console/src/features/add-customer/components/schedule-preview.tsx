@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next';
 import type { Schedule } from '@kisht/domain/emi';
 import { formatDate } from '@kisht/domain/format';
 import { formatRupees } from '@kisht/domain/money';
+import { SummaryGrid } from '../../../shared/ui/summary-grid.tsx';
+import { InstalmentHeadCells } from '../../../shared/customers/instalment-table.tsx';
 
 export function SchedulePreview({ schedule }: { schedule: Schedule | null }) {
   const { t } = useTranslation();
@@ -13,34 +15,21 @@ export function SchedulePreview({ schedule }: { schedule: Schedule | null }) {
         <p className="muted">{t('addCustomer.preview.incomplete')}</p>
       ) : (
         <>
-          <div className="summary-grid summary-grid--four">
-            <div>
-              <span className="summary-grid__label">{t('loan.emi')}</span>
-              <strong className="summary-grid__value">{formatRupees(schedule.emiPaise)}</strong>
-            </div>
-            <div>
-              <span className="summary-grid__label">{t('addCustomer.preview.interest')}</span>
-              <strong className="summary-grid__value">{formatRupees(schedule.totalInterestPaise)}</strong>
-            </div>
-            <div>
-              <span className="summary-grid__label">{t('addCustomer.preview.payable')}</span>
-              <strong className="summary-grid__value">{formatRupees(schedule.totalPayablePaise)}</strong>
-            </div>
-            <div>
-              <span className="summary-grid__label">{t('addCustomer.preview.upfront')}</span>
-              <strong className="summary-grid__value">{formatRupees(schedule.upfrontPaise)}</strong>
-            </div>
-          </div>
+          <SummaryGrid
+            four
+            items={[
+              { label: t('loan.emi'), value: formatRupees(schedule.emiPaise) },
+              { label: t('addCustomer.preview.interest'), value: formatRupees(schedule.totalInterestPaise) },
+              { label: t('addCustomer.preview.payable'), value: formatRupees(schedule.totalPayablePaise) },
+              { label: t('addCustomer.preview.upfront'), value: formatRupees(schedule.upfrontPaise) },
+            ]}
+          />
           <details className="schedule-preview__list" open>
             <summary>{t('addCustomer.preview.instalments', { count: schedule.instalments.length })}</summary>
             <table className="data-table">
               <thead>
                 <tr>
-                  <th scope="col">{t('emi.table.number')}</th>
-                  <th scope="col">{t('emi.table.dueDate')}</th>
-                  <th scope="col" className="num">
-                    {t('emi.table.amount')}
-                  </th>
+                  <InstalmentHeadCells />
                   <th scope="col" className="num">
                     {t('addCustomer.preview.balance')}
                   </th>

@@ -11,6 +11,8 @@ import { Skeleton, SKELETON_LARGE, SKELETON_SMALL } from '../../../shared/ui/ske
 import { DocumentImage } from '../../../shared/ui/document-image.tsx';
 import { InstallStatusBadge, LockStatusBadge } from '../../../shared/ui/status-badges.tsx';
 import { NotFoundScreen } from '../../../shared/ui/not-found-screen.tsx';
+import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
+import { SummaryGrid } from '../../../shared/ui/summary-grid.tsx';
 import { isApiFailure } from '../../../shared/api/api-failure.ts';
 import { useGetCustomerProfileQuery, useGetEmiDetailsQuery } from '../../../shared/customers/customer-api.ts';
 import { summariseEmis } from '../../../shared/customers/emi-summary.ts';
@@ -37,18 +39,12 @@ function EmiSummaryCard({ customerId }: { customerId: number }) {
       <h2 id="emi-summary-title">{t('customerDetails.emiSummary')}</h2>
       {summary ? (
         <>
-          <div className="summary-grid">
-            <div>
-              <span className="summary-grid__label">{t('emi.outstanding')}</span>
-              <strong className="summary-grid__value">{formatRupees(summary.outstandingPaise)}</strong>
-            </div>
-            <div>
-              <span className="summary-grid__label">{t('emi.overdue')}</span>
-              <strong className={`summary-grid__value${summary.overduePaise > 0 ? ' text-danger' : ''}`}>
-                {formatRupees(summary.overduePaise)}
-              </strong>
-            </div>
-          </div>
+          <SummaryGrid
+            items={[
+              { label: t('emi.outstanding'), value: formatRupees(summary.outstandingPaise) },
+              { label: t('emi.overdue'), value: formatRupees(summary.overduePaise), danger: summary.overduePaise > 0 },
+            ]}
+          />
           <p className="muted">
             {summary.next
               ? t('customerDetails.nextDue', { date: formatDate(summary.next.due_date), amount: formatRupees(summary.next.outstanding_paise) })
@@ -96,14 +92,10 @@ export function CustomerDetailsScreen() {
     const notFound = isError && isApiFailure(error) && error.code === 'NOT_FOUND';
     return (
       <Page title={t('customerDetails.title')}>
-        <div className="card">
-          <p>{notFound ? t('customerDetails.notFound') : t('customerDetails.loadError')}</p>
-          {!notFound ? (
-            <button type="button" className="button button--secondary" onClick={() => void refetch()}>
-              {t('common.retry')}
-            </button>
-          ) : null}
-        </div>
+        <LoadErrorCard
+          message={notFound ? t('customerDetails.notFound') : t('customerDetails.loadError')}
+          onRetry={notFound ? undefined : () => void refetch()}
+        />
       </Page>
     );
   }

@@ -31,6 +31,7 @@ import {
 import { customerNavigatePath, customerPath, ROUTES } from '../../../shared/routes.ts';
 import { useGetCustomersInfiniteQuery } from '../api/customer-list-api.ts';
 import { customerListArg, SEARCH_MAX_LENGTH } from '../hooks/list-query.ts';
+import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 
 function statusFilterLabelKey(filter: CustomerStatusFilter): string {
   if (filter === 'all') return 'customerStatus.all';
@@ -180,12 +181,7 @@ export function CustomerListScreen() {
           ))}
         </div>
       ) : isError && !data ? (
-        <div className="card">
-          <p>{t('customers.loadError')}</p>
-          <button type="button" className="button button--secondary" onClick={() => void refetch()}>
-            {t('common.retry')}
-          </button>
-        </div>
+        <LoadErrorCard message={t('customers.loadError')} onRetry={() => void refetch()} />
       ) : (
         <>
           <p className="list-total" aria-live="polite">

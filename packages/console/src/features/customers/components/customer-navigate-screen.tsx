@@ -11,6 +11,7 @@ import { InstallStatusBadge } from '../../../shared/ui/status-badges.tsx';
 import { NotFoundScreen } from '../../../shared/ui/not-found-screen.tsx';
 import { useGetCustomerProfileQuery } from '../../../shared/customers/customer-api.ts';
 import { customerPath, parseCustomerId } from '../../../shared/routes.ts';
+import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 
 export function CustomerNavigateScreen() {
   const { t } = useTranslation();
@@ -39,12 +40,7 @@ export function CustomerNavigateScreen() {
           />
         </article>
       ) : isError ? (
-        <div className="card">
-          <p>{t('customerDetails.loadError')}</p>
-          <button type="button" className="button button--secondary" onClick={() => void refetch()}>
-            {t('common.retry')}
-          </button>
-        </div>
+        <LoadErrorCard message={t('customerDetails.loadError')} onRetry={() => void refetch()} />
       ) : null}
       <nav className="stack" aria-label={t('customerNavigate.next')}>
         <button type="button" className="button button--primary button--block" disabled aria-describedby="qr-soon">

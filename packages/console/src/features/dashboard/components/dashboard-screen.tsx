@@ -8,6 +8,7 @@ import { Skeleton, SKELETON_LARGE, SKELETON_SMALL } from '../../../shared/ui/ske
 import { AddUserIcon, CalendarIcon, DevicesIcon, HelpIcon, LanguageIcon, SupportIcon, TagIcon, UsersIcon } from '../../../shared/ui/icons.tsx';
 import { ROUTES } from '../../../shared/routes.ts';
 import { DashboardStatsSection } from './dashboard-stats.tsx';
+import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 
 const QUICK_LINKS: { to: string; label: string; icon: ReactNode }[] = [
   { to: ROUTES.customer_list, label: 'nav.customers', icon: <UsersIcon /> },
@@ -40,12 +41,7 @@ export function DashboardScreen() {
               <p className="muted">{t('dashboard.intro')}</p>
             </article>
           ) : isError ? (
-            <article className="card">
-              <p>{t('dashboard.profileError')}</p>
-              <button type="button" className="button button--secondary" onClick={() => void refetch()}>
-                {t('common.retry')}
-              </button>
-            </article>
+            <LoadErrorCard message={t('dashboard.profileError')} onRetry={() => void refetch()} as="article" />
           ) : null}
           <DashboardStatsSection />
           <section className="card" aria-labelledby="quick-links-title">

@@ -16,6 +16,7 @@ import { ROUTES } from '../../../shared/routes.ts';
 import { PRODUCT_TYPE_LABEL_KEYS } from '../../../shared/labels.ts';
 import { DASHBOARD_DAYS, useGetDashboardStatsQuery, useGetTotalOutstandingQuery } from '../api/dashboard-api.ts';
 import { collectedTotal, collectionPoints, countOfStatus, installedCount, keysLeftTotal, shortRupees } from '../hooks/dashboard-figures.ts';
+import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 
 const STATUS_TONE: Record<InstallStatus, BarItem['tone']> = { 0: 'neutral', 1: 'success', 2: 'warning', 3: 'danger', 4: 'danger', 5: 'info', 6: 'warning' };
 
@@ -99,12 +100,7 @@ export function DashboardStatsSection() {
   }
   if (!stats) {
     return isError ? (
-      <article className="card">
-        <p>{t('dashboard.stats.loadError')}</p>
-        <button type="button" className="button button--secondary" onClick={() => void refetch()}>
-          {t('common.retry')}
-        </button>
-      </article>
+      <LoadErrorCard message={t('dashboard.stats.loadError')} onRetry={() => void refetch()} as="article" />
     ) : null;
   }
 

@@ -16,6 +16,7 @@ import { useUploadDocumentMutation, type DocumentType } from '../../../shared/do
 import { selectFeatures } from '../../../shared/config/config-api.ts';
 import { useAppSelector } from '../../../shared/state/hooks.ts';
 import { customerPath, parseCustomerId } from '../../../shared/routes.ts';
+import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 
 const PRESENT: Record<DocumentType, keyof CustomerProfile> = {
   photo: 'has_photo',
@@ -111,12 +112,7 @@ export function CustomerDocumentsScreen() {
       ) : null}
       <p className="muted small">{t('documents.intro')}</p>
       {isError && !profile ? (
-        <div className="card">
-          <p>{t('customerDetails.loadError')}</p>
-          <button type="button" className="button button--secondary" onClick={() => void refetch()}>
-            {t('common.retry')}
-          </button>
-        </div>
+        <LoadErrorCard message={t('customerDetails.loadError')} onRetry={() => void refetch()} />
       ) : null}
       {profile ? types.map((type) => <DocumentCard key={type} profile={profile} documentType={type} />) : null}
     </Page>

@@ -3,8 +3,8 @@
  * totals, then the schedule, where each instalment not fully paid can have its due date and amount
  * changed or a penalty added, and a new instalment can be added.
  */
-import { useMemo, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { useState } from 'react';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { InstalmentView } from '@kisht/server/contract/emi';
 import { formatDate } from '@kisht/domain/format';
@@ -12,23 +12,22 @@ import { formatRupees } from '@kisht/domain/money';
 import { Page } from '../../../shared/ui/page.tsx';
 import { Facts } from '../../../shared/ui/facts.tsx';
 import { NotFoundScreen } from '../../../shared/ui/not-found-screen.tsx';
+import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
+import { InstalmentAmountCell, InstalmentHeadCells } from '../../../shared/customers/instalment-table.tsx';
 import { InstalmentStatusBadge } from '../../../shared/ui/status-badges.tsx';
-import { useGetCustomerProfileQuery, useGetEmiDetailsQuery } from '../../../shared/customers/customer-api.ts';
 import { bpsToPercentText } from '@kisht/domain/money-input';
 import { INTEREST_METHOD_LABEL_KEYS } from '../../../shared/labels.ts';
-import { customerPath, parseCustomerId } from '../../../shared/routes.ts';
+import { customerPath } from '../../../shared/routes.ts';
 import { isEditable } from '../hooks/instalment-edit.ts';
+import { useCustomerEmis } from '../hooks/use-customer-emis.ts';
 import { InstalmentDialog, PenaltyDialog } from './instalment-dialogs.tsx';
 
 type Editing = { kind: 'edit'; instalment: InstalmentView } | { kind: 'add' } | { kind: 'penalty'; instalment: InstalmentView };
 
 export function EmiPlanScreen() {
   const { t } = useTranslation();
-  const customerId = parseCustomerId(useParams().customer_id);
-  const { data: profile } = useGetCustomerProfileQuery(customerId ?? 0, { skip: customerId === null });
-  const { data: details, isError, refetch } = useGetEmiDetailsQuery(customerId ?? 0, { skip: customerId === null });
+  const { customerId, profile, details, instalments, loadFailed, retry } = useCustomerEmis();
   const [editing, setEditing] = useState<Editing | null>(null);
-  const instalments = useMemo(() => [...(details?.instalments ?? [])].sort((a, b) => a.number - b.number), [details]);
   if (customerId === null) return <NotFoundScreen />;
   const methodKey = profile ? INTEREST_METHOD_LABEL_KEYS[profile.interest_method as keyof typeof INTEREST_METHOD_LABEL_KEYS] : undefined;
   const close = () => setEditing(null);
@@ -62,14 +61,7 @@ export function EmiPlanScreen() {
         </section>
       ) : null}
 
-      {isError && !details ? (
-        <div className="card">
-          <p>{t('customerDetails.emiError')}</p>
-          <button type="button" className="button button--secondary" onClick={() => void refetch()}>
-            {t('common.retry')}
-          </button>
-        </div>
-      ) : null}
+      {loadFailed ? <LoadErrorCard message={t('customerDetails.emiError')} onRetry={retry} /> : null}
 
       {details ? (
         <section className="card" aria-labelledby="emi-edit-title">
@@ -78,11 +70,7 @@ export function EmiPlanScreen() {
             <table className="data-table emi-table">
               <thead>
                 <tr>
-                  <th scope="col">{t('emi.table.number')}</th>
-                  <th scope="col">{t('emi.table.dueDate')}</th>
-                  <th scope="col" className="num">
-                    {t('emi.table.amount')}
-                  </th>
+                  <InstalmentHeadCells />
                   <th scope="col">{t('emi.table.status')}</th>
                   <th scope="col">
                     <span className="visually-hidden">{t('emi.table.actions')}</span>
@@ -94,10 +82,7 @@ export function EmiPlanScreen() {
                   <tr key={i.id}>
                     <td>{i.number}</td>
                     <td>{formatDate(i.due_date)}</td>
-                    <td className="num">
-                      {formatRupees(i.amount_paise)}
-                      {i.penalty_paise > 0 ? <span className="cell-note">{t('emi.penalty', { amount: formatRupees(i.penalty_paise) })}</span> : null}
-                    </td>
+                    <InstalmentAmountCell amountPaise={i.amount_paise} penaltyPaise={i.penalty_paise} />
                     <td>
                       <InstalmentStatusBadge status={i.status} />
                     </td>

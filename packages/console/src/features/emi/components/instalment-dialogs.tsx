@@ -1,9 +1,9 @@
 /** The EMI add/edit screen's dialogs: edit an instalment (due date, amount), add one, charge a penalty on one. */
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { InstalmentView } from '@kisht/server/contract/emi';
 import { formatRupees } from '@kisht/domain/money';
-import { Dialog } from '../../../shared/ui/dialog.tsx';
+import { FormDialog } from '../../../shared/ui/form-dialog.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';
 import { isApiFailure } from '../../../shared/api/api-failure.ts';
 import { paiseToRupeesText } from '@kisht/domain/money-input';
@@ -36,32 +36,6 @@ function useForm<F extends string>(initial: Record<F, string>, serverFields: Rec
     if (isApiFailure(failure) && failure.code === 'VALIDATION_FAILED' && failure.details) setErrors(placeServerDetails(failure.details, serverFields));
   };
   return { draft, update, errors, showChecks, placeFailure };
-}
-
-function FormDialog({ title, busy, onClose, onSubmit, children }: { title: string; busy: boolean; onClose: () => void; onSubmit: () => void; children: ReactNode }) {
-  const { t } = useTranslation();
-  return (
-    <Dialog open title={title} onClose={onClose}>
-      <form
-        className="form"
-        noValidate
-        onSubmit={(event: FormEvent) => {
-          event.preventDefault();
-          onSubmit();
-        }}
-      >
-        {children}
-        <div className="dialog__actions">
-          <button type="button" className="button button--secondary" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" className="button button--primary" disabled={busy}>
-            {t('customerEdit.save')}
-          </button>
-        </div>
-      </form>
-    </Dialog>
-  );
 }
 
 const INSTALMENT_FIELDS: Record<string, keyof InstalmentDraft> = { due_date: 'dueDate', amount_paise: 'amount' };

@@ -6,6 +6,7 @@ import { formatDate, formatDateTime } from '@kisht/domain/format';
 import { formatRupees } from '@kisht/domain/money';
 import { Dialog } from '../../../shared/ui/dialog.tsx';
 import { Facts } from '../../../shared/ui/facts.tsx';
+import { InstalmentHeadCells } from '../../../shared/customers/instalment-table.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';
 import { toastKey } from '../../../shared/ui/toast-store.ts';
 import { PAYMENT_METHOD_LABEL_KEYS } from '../../../shared/labels.ts';
@@ -139,11 +140,7 @@ export function ReceiptDialog({ paymentId, onClose, onReversed }: { paymentId: n
             <caption className="visually-hidden">{t('receipt.allocations')}</caption>
             <thead>
               <tr>
-                <th scope="col">{t('emi.table.number')}</th>
-                <th scope="col">{t('emi.table.dueDate')}</th>
-                <th scope="col" className="num">
-                  {t('emi.table.amount')}
-                </th>
+                <InstalmentHeadCells />
               </tr>
             </thead>
             <tbody>

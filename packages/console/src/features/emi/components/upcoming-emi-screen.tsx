@@ -12,6 +12,7 @@ import { LockStatusBadge } from '../../../shared/ui/status-badges.tsx';
 import { mergePages } from '../../../shared/api/paging.ts';
 import { customerPath } from '../../../shared/routes.ts';
 import { UPCOMING_DAYS, useGetUpcomingCountsQuery, useGetUpcomingEmisInfiniteQuery, type UpcomingFilter } from '../api/upcoming-api.ts';
+import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 
 const TABS: { filter: UpcomingFilter; label: string; count: 'overdue' | 'today' | 'next_days' }[] = [
   { filter: 'overdue', label: 'upcoming.tab.overdue', count: 'overdue' },
@@ -81,12 +82,7 @@ export function UpcomingEmiScreen() {
       <div id="upcoming-panel" role="tabpanel" aria-labelledby={`upcoming-tab-${filter}`}>
         {/* This screen uses the global spinner while it loads (only five screens draw skeletons). */}
         {!currentData && isFetching ? null : isError && !currentData ? (
-          <div className="card">
-            <p>{t('upcoming.loadError')}</p>
-            <button type="button" className="button button--secondary" onClick={() => void refetch()}>
-              {t('common.retry')}
-            </button>
-          </div>
+          <LoadErrorCard message={t('upcoming.loadError')} onRetry={() => void refetch()} />
         ) : items.length === 0 ? (
           <p className="card empty-state">{t(`upcoming.empty.${filter}`)}</p>
         ) : (

@@ -2,8 +2,8 @@
  * A customer's instalment schedule: what each owes, its status and days past due, with totals.
  * Pay one instalment, or tick several and pay them at once; the receipt opens afterwards (?receipt=).
  */
-import { useMemo, useState } from 'react';
-import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useState } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Receipt } from '@kisht/server/contract/emi';
 import { formatDate } from '@kisht/domain/format';
@@ -11,8 +11,11 @@ import { formatRupees } from '@kisht/domain/money';
 import { Page } from '../../../shared/ui/page.tsx';
 import { InstalmentStatusBadge } from '../../../shared/ui/status-badges.tsx';
 import { NotFoundScreen } from '../../../shared/ui/not-found-screen.tsx';
-import { useGetCustomerProfileQuery, useGetEmiDetailsQuery } from '../../../shared/customers/customer-api.ts';
-import { customerPath, parseCustomerId, parseId } from '../../../shared/routes.ts';
+import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
+import { SummaryGrid } from '../../../shared/ui/summary-grid.tsx';
+import { InstalmentAmountCell, InstalmentHeadCells } from '../../../shared/customers/instalment-table.tsx';
+import { customerPath, parseId } from '../../../shared/routes.ts';
+import { useCustomerEmis } from '../hooks/use-customer-emis.ts';
 import { isPayable, payableSelection, toggleAll, toggleId, totalOutstanding } from '../hooks/instalment-selection.ts';
 import { PayDialog, type PayTarget } from './pay-dialog.tsx';
 import { ReceiptDialog } from './receipt-dialog.tsx';
@@ -20,17 +23,14 @@ import { AlertsSection, PaymentsSection } from './emi-activity.tsx';
 
 export function ViewEmiScreen() {
   const { t } = useTranslation();
-  const customerId = parseCustomerId(useParams().customer_id);
+  const { customerId, profile, details, instalments, loadFailed, retry } = useCustomerEmis();
   const [params, setParams] = useSearchParams();
   const receiptId = parseId(params.get('receipt'));
   const navigate = useNavigate();
   const location = useLocation();
-  const { data: profile } = useGetCustomerProfileQuery(customerId ?? 0, { skip: customerId === null });
-  const { data: details, isError, refetch } = useGetEmiDetailsQuery(customerId ?? 0, { skip: customerId === null });
   const [selected, setSelected] = useState<Set<number>>(() => new Set());
   const [payTarget, setPayTarget] = useState<PayTarget | null>(null);
 
-  const instalments = useMemo(() => [...(details?.instalments ?? [])].sort((a, b) => a.number - b.number), [details]);
   const chosen = payableSelection(instalments, selected);
   const payable = instalments.filter(isPayable);
   const allChosen = payable.length > 0 && chosen.length === payable.length;
@@ -80,36 +80,20 @@ export function ViewEmiScreen() {
           <Link to={customerPath('customer_details', customerId)}>{name}</Link> · {profile.mobile}
         </p>
       ) : null}
-      {isError && !details ? (
-        <div className="card">
-          <p>{t('customerDetails.emiError')}</p>
-          <button type="button" className="button button--secondary" onClick={() => void refetch()}>
-            {t('common.retry')}
-          </button>
-        </div>
-      ) : null}
+      {loadFailed ? <LoadErrorCard message={t('customerDetails.emiError')} onRetry={retry} /> : null}
       {details ? (
         <>
-          <section className="card summary-grid summary-grid--four" aria-label={t('emi.totals')}>
-            <div>
-              <span className="summary-grid__label">{t('emi.payable')}</span>
-              <strong className="summary-grid__value">{formatRupees(details.totals.payable_paise)}</strong>
-            </div>
-            <div>
-              <span className="summary-grid__label">{t('emi.paid')}</span>
-              <strong className="summary-grid__value">{formatRupees(details.totals.paid_paise)}</strong>
-            </div>
-            <div>
-              <span className="summary-grid__label">{t('emi.outstanding')}</span>
-              <strong className="summary-grid__value">{formatRupees(details.totals.outstanding_paise)}</strong>
-            </div>
-            <div>
-              <span className="summary-grid__label">{t('emi.overdue')}</span>
-              <strong className={`summary-grid__value${details.totals.overdue_paise > 0 ? ' text-danger' : ''}`}>
-                {formatRupees(details.totals.overdue_paise)}
-              </strong>
-            </div>
-          </section>
+          <SummaryGrid
+            card
+            four
+            label={t('emi.totals')}
+            items={[
+              { label: t('emi.payable'), value: formatRupees(details.totals.payable_paise) },
+              { label: t('emi.paid'), value: formatRupees(details.totals.paid_paise) },
+              { label: t('emi.outstanding'), value: formatRupees(details.totals.outstanding_paise) },
+              { label: t('emi.overdue'), value: formatRupees(details.totals.overdue_paise), danger: details.totals.overdue_paise > 0 },
+            ]}
+          />
 
           <div className="table-scroll" role="region" aria-label={t('emi.schedule')} tabIndex={0}>
             <table className="data-table emi-table">
@@ -125,11 +109,7 @@ export function ViewEmiScreen() {
                       onChange={() => setSelected(toggleAll(instalments, selected))}
                     />
                   </th>
-                  <th scope="col">{t('emi.table.number')}</th>
-                  <th scope="col">{t('emi.table.dueDate')}</th>
-                  <th scope="col" className="num">
-                    {t('emi.table.amount')}
-                  </th>
+                  <InstalmentHeadCells />
                   <th scope="col" className="num">
                     {t('emi.table.paid')}
                   </th>
@@ -165,12 +145,7 @@ export function ViewEmiScreen() {
                         {i.advance ? <span className="muted small"> {t('emi.advance')}</span> : null}
                       </td>
                       <td>{formatDate(i.due_date)}</td>
-                      <td className="num">
-                        {formatRupees(i.amount_paise)}
-                        {i.penalty_paise > 0 ? (
-                          <span className="cell-note">{t('emi.penalty', { amount: formatRupees(i.penalty_paise) })}</span>
-                        ) : null}
-                      </td>
+                      <InstalmentAmountCell amountPaise={i.amount_paise} penaltyPaise={i.penalty_paise} />
                       <td className="num">{formatRupees(i.paid_paise)}</td>
                       <td className="num">{formatRupees(i.outstanding_paise)}</td>
                       <td>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { formatRupees } from '@kisht/domain/money';
 import { PublicPage } from '../../../shared/ui/page.tsx';
 import { useGetPricingQuery } from '../api/pricing-api.ts';
+import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 
 export function PricingScreen() {
   const { t } = useTranslation();
@@ -11,12 +12,7 @@ export function PricingScreen() {
     <PublicPage title={t('pricing.title')}>
       <p className="muted">{t('pricing.intro')}</p>
       {isError && !data ? (
-        <div className="card">
-          <p>{t('pricing.loadError')}</p>
-          <button type="button" className="button button--secondary" onClick={() => void refetch()}>
-            {t('common.retry')}
-          </button>
-        </div>
+        <LoadErrorCard message={t('pricing.loadError')} onRetry={() => void refetch()} />
       ) : null}
       {data && data.length === 0 ? <p>{t('pricing.empty')}</p> : null}
       <ul className="list">

@@ -2,6 +2,7 @@
 import { useTranslation } from 'react-i18next';
 import { useGetOrgAppConfigQuery } from '../../../shared/config/config-api.ts';
 import { Page } from '../../../shared/ui/page.tsx';
+import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 
 /** wa.me wants the number as digits only, with the country code. */
 function whatsappLink(number: string): string {
@@ -18,12 +19,7 @@ export function SupportScreen() {
     <Page title={t('support.title')}>
       <p className="muted">{t('support.intro', { company: org?.company_name || org?.name || t('common.appName') })}</p>
       {isError && !org ? (
-        <div className="card">
-          <p>{t('support.loadError')}</p>
-          <button type="button" className="button button--secondary" onClick={() => void refetch()}>
-            {t('common.retry')}
-          </button>
-        </div>
+        <LoadErrorCard message={t('support.loadError')} onRetry={() => void refetch()} />
       ) : null}
       {none ? <p>{t('support.none')}</p> : null}
       {support ? (

@@ -7,6 +7,7 @@ import { Page } from '../../../shared/ui/page.tsx';
 import { ConfirmDialog } from '../../../shared/ui/confirm-dialog.tsx';
 import { useGetMySessionsQuery, useLogoutMySessionMutation } from '../api/sessions-api.ts';
 import { browserLabel, deviceLabel, orderSessions } from '../hooks/describe-session.ts';
+import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 
 function SessionCard({ session, onEnd, busy }: { session: SessionItem; onEnd: () => void; busy: boolean }) {
   const { t } = useTranslation();
@@ -68,12 +69,7 @@ export function SessionsScreen() {
     <Page title={t('sessions.title')}>
       <p className="muted">{t('sessions.intro')}</p>
       {isError && !data ? (
-        <div className="card">
-          <p>{t('sessions.loadError')}</p>
-          <button type="button" className="button button--secondary" onClick={() => void refetch()}>
-            {t('common.retry')}
-          </button>
-        </div>
+        <LoadErrorCard message={t('sessions.loadError')} onRetry={() => void refetch()} />
       ) : null}
       {others > 0 ? (
         <button type="button" className="button button--danger button--block" onClick={() => setConfirmAll(true)}>

@@ -1,0 +1,16 @@
+/** The customer in the address and their EMIs, instalments in order: what the two EMI screens start from. */
+import { useMemo } from 'react';
+import { useParams } from 'react-router';
+import { useGetCustomerProfileQuery, useGetEmiDetailsQuery } from '../../../shared/customers/customer-api.ts';
+import { parseCustomerId } from '../../../shared/routes.ts';
+
+export function useCustomerEmis() {
+  const customerId = parseCustomerId(useParams().customer_id);
+  const skip = customerId === null;
+  const { data: profile } = useGetCustomerProfileQuery(customerId ?? 0, { skip });
+  const { data: details, isError, refetch } = useGetEmiDetailsQuery(customerId ?? 0, { skip });
+  const instalments = useMemo(() => [...(details?.instalments ?? [])].sort((a, b) => a.number - b.number), [details]);
+  /** The EMIs could not be loaded (and none are shown). */
+  const loadFailed = isError && !details;
+  return { customerId, profile, details, instalments, loadFailed, retry: () => void refetch() };
+}
