@@ -97,7 +97,8 @@ export async function buildApp(config: Config, deps: AppDeps) {
   const orgs = createOrgRepository(db);
   const catalogue = createCatalogueRepository(db);
   const customersRepository = createCustomersRepository(db);
-  const customers = createCustomersService({ db, customers: customersRepository, licenses: createLicensesRepository(db), catalogue });
+  const ledger = createEmiRepository(db);
+  const customers = createCustomersService({ db, ledger, customers: customersRepository, licenses: createLicensesRepository(db), catalogue });
   const tokenKey = deriveKey(deps.secret, 'access-token');
   const appOrg = await orgs.findById(config.APP_ORG_ID);
   if (!appOrg) throw new Error(`APP_ORG_ID ${config.APP_ORG_ID} is not an organisation in the database`);
@@ -147,7 +148,7 @@ export async function buildApp(config: Config, deps: AppDeps) {
   await app.register(documentsRoutes, {
     documents: createDocumentsService({ customers, repository: customersRepository, orgs, files: createFileStore(config.UPLOAD_DIR) }),
   });
-  await app.register(emiRoutes, { emi: createEmiService({ db, emi: createEmiRepository(db), customers, users, orgs }) });
+  await app.register(emiRoutes, { emi: createEmiService({ db, emi: ledger, customers, customerRows: customersRepository, users, orgs }) });
   await app.register(localesRoutes, { cacheSeconds: CACHE_SECONDS.query });
   if (outbox) await app.register(devRoutes, { outbox: outbox.outbox });
   await app.register(operatorRoutes, { db, operatorKey: operatorKey(deps.secret) });

@@ -7,12 +7,15 @@ import { Mobile } from './auth.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Name = Type.String({ minLength: 1, maxLength: 60 });
-const Paise = Type.Integer({ minimum: 0, maximum: 100_000_000_00 });
-const IsoDate = Type.String({ format: 'date' });
+/** Rs 1 crore: far above any phone, and keeps every amount and sum inside the integer columns. */
+export const MAX_PAISE = 1_000_000_000;
+const Paise = Type.Integer({ minimum: 0, maximum: MAX_PAISE });
+/** A calendar date from 1900 to 2199 (the database rejects year 0). */
+export const IsoDate = Type.String({ format: 'date', pattern: '^(19|20|21)[0-9]{2}-' });
 const Imei = Type.String({ pattern: '^[0-9]{15}$' });
 
 export const LoanFields = {
-  price_paise: Type.Integer({ minimum: 1, maximum: 100_000_000_00 }),
+  price_paise: Type.Integer({ minimum: 1, maximum: MAX_PAISE }),
   down_payment_paise: Paise,
   processing_fee_paise: Type.Optional(Paise),
   annual_rate_bps: Type.Integer({ minimum: 0, maximum: 6000, description: 'Interest per year in basis points (1400 = 14%)' }),
@@ -64,7 +67,7 @@ export const CreateFinancedCustomerBody = Type.Object(
 export type CreateFinancedCustomerBody = Static<typeof CreateFinancedCustomerBody>;
 
 export const CustomerListQuery = Type.Object({
-  page: Type.Integer({ minimum: 1, default: 1 }),
+  page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
   search: Type.Optional(Type.String({ maxLength: 60 })),
   status: Type.Unsafe<(typeof CUSTOMER_STATUS_FILTERS)[number]>({ type: 'string', enum: [...CUSTOMER_STATUS_FILTERS], default: 'all' }),

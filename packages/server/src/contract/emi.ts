@@ -1,5 +1,6 @@
 /** Instalments, payments (an append-only ledger with receipts) and upcoming dues. */
 import { Type, type Static } from 'typebox';
+import { IsoDate, MAX_PAISE } from './customers.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const CustomerId = Type.Integer({ minimum: 1 });
@@ -34,13 +35,17 @@ export type EmiDetails = Static<typeof EmiDetails>;
 export const CustomerIdQuery = Type.Object({ customer_id: CustomerId });
 export const CustomerIdBody = Type.Object({ customer_id: CustomerId }, { additionalProperties: false });
 
+/** Sent again with a retried request, it returns the first request's receipt instead of paying twice. */
+const IdempotencyKey = Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$' });
+
 export const PayOneBody = Type.Object(
   {
     customer_id: CustomerId,
     instalment_id: Type.Integer({ minimum: 1 }),
-    amount_paise: Type.Optional(Type.Integer({ minimum: 1, description: 'Defaults to what the instalment still owes' })),
+    amount_paise: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAISE, description: 'Defaults to what the instalment still owes' })),
     method: Method,
     reference: Type.Optional(Type.String({ maxLength: 60 })),
+    idempotency_key: Type.Optional(IdempotencyKey),
   },
   { additionalProperties: false },
 );
@@ -50,9 +55,10 @@ export const PayManyBody = Type.Object(
   {
     customer_id: CustomerId,
     instalment_ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 60, uniqueItems: true })),
-    amount_paise: Type.Optional(Type.Integer({ minimum: 1, description: 'Allocated oldest due first' })),
+    amount_paise: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAISE, description: 'Allocated oldest due first' })),
     method: Method,
     reference: Type.Optional(Type.String({ maxLength: 60 })),
+    idempotency_key: Type.Optional(IdempotencyKey),
   },
   { additionalProperties: false },
 );
@@ -80,7 +86,7 @@ export type Receipt = Static<typeof Receipt>;
 export const UpcomingQuery = Type.Object({
   filter: Type.Unsafe<'overdue' | 'today' | 'next'>({ type: 'string', enum: ['overdue', 'today', 'next'], default: 'today' }),
   days: Type.Integer({ minimum: 1, maximum: 90, default: 7 }),
-  page: Type.Integer({ minimum: 1, default: 1 }),
+  page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
 });
 export type UpcomingQuery = Static<typeof UpcomingQuery>;
@@ -117,13 +123,13 @@ export const Alert = Type.Object({ id: Type.Integer(), customer_id: Type.Integer
 export type Alert = Static<typeof Alert>;
 
 export const EditInstalmentBody = Type.Object(
-  { customer_id: CustomerId, instalment_id: Type.Integer({ minimum: 1 }), due_date: Type.Optional(Type.String({ format: 'date' })), amount_paise: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000_00 })) },
+  { customer_id: CustomerId, instalment_id: Type.Integer({ minimum: 1 }), due_date: Type.Optional(IsoDate), amount_paise: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAISE })) },
   { additionalProperties: false },
 );
 export type EditInstalmentBody = Static<typeof EditInstalmentBody>;
 
 export const AddInstalmentBody = Type.Object(
-  { customer_id: CustomerId, due_date: Type.String({ format: 'date' }), amount_paise: Type.Integer({ minimum: 1, maximum: 100_000_000_00 }) },
+  { customer_id: CustomerId, due_date: IsoDate, amount_paise: Type.Integer({ minimum: 1, maximum: MAX_PAISE }) },
   { additionalProperties: false },
 );
 export type AddInstalmentBody = Static<typeof AddInstalmentBody>;

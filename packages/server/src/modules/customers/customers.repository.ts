@@ -71,6 +71,12 @@ const PROFILE_COLUMNS = `c.id, c.org_id, c.account_id, c.retailer_id, c.first_na
   c.advance_emis, to_char(c.start_date, 'YYYY-MM-DD') AS start_date, to_char(c.first_due_date, 'YYYY-MM-DD') AS first_due_date,
   c.emi_paise, c.install_status, c.lock_status, c.allowed_actions, c.created_at`;
 
+const EDITABLE_COLUMNS = [
+  'first_name', 'last_name', 'mobile', 'alt_mobile', 'email', 'address', 'state_id', 'city_id', 'pincode', 'date_of_birth',
+  'id_type', 'id_number', 'imei1', 'imei2', 'serial_number', 'device_brand', 'device_model',
+] as const;
+type EditableColumn = (typeof EDITABLE_COLUMNS)[number];
+
 /** A search of 15 digits is an IMEI, of 10 digits (or +91 and 10) a mobile number, anything else the start of a name. */
 export function classifySearch(search: string): { kind: 'imei' | 'mobile' | 'name'; value: string } {
   const trimmed = search.trim();
@@ -97,16 +103,18 @@ export function createCustomersRepository(db: Queryable) {
       await q.query('INSERT INTO customer_imeis (imei, customer_id) SELECT unnest($1::text[]), $2', [imeis, customerId]);
     },
 
-    async insertSchedule(customerId: number, accountId: number, instalments: Instalment[], q: Queryable): Promise<void> {
-      await q.query(
+    async insertSchedule(customerId: number, accountId: number, instalments: Instalment[], q: Queryable): Promise<Array<{ id: number; number: number }>> {
+      const res = await q.query<{ id: number; number: number }>(
         `INSERT INTO emi_instalments (customer_id, account_id, number, due_date, principal_paise, interest_paise, amount_paise, advance)
-         SELECT $1, $2, n, d, pr, it, am, adv FROM unnest($3::int[], $4::date[], $5::int[], $6::int[], $7::int[], $8::boolean[]) AS t(n, d, pr, it, am, adv)`,
+         SELECT $1, $2, n, d, pr, it, am, adv FROM unnest($3::int[], $4::date[], $5::int[], $6::int[], $7::int[], $8::boolean[]) AS t(n, d, pr, it, am, adv)
+         RETURNING id, number`,
         [
           customerId, accountId,
           instalments.map((i) => i.number), instalments.map((i) => i.dueDate), instalments.map((i) => i.principalPaise),
           instalments.map((i) => i.interestPaise), instalments.map((i) => i.amountPaise), instalments.map((i) => i.advance),
         ],
       );
+      return res.rows;
     },
 
     async findInAccount(accountId: number, id: number, q: Queryable = db): Promise<CustomerRow | undefined> {
@@ -117,9 +125,11 @@ export function createCustomersRepository(db: Queryable) {
       return res.rows[0];
     },
 
-    /** Writes the given columns of a customer of the account (column names come from the service, never from input). */
-    async update(accountId: number, id: number, changes: Record<string, unknown>, q: Queryable = db): Promise<void> {
-      const columns = Object.keys(changes);
+    /** Writes the given columns of a customer of the account; only the editable columns are accepted. */
+    async update(accountId: number, id: number, changes: Partial<Record<EditableColumn, unknown>>, q: Queryable = db): Promise<void> {
+      const columns = Object.keys(changes) as EditableColumn[];
+      const unknown = columns.filter((c) => !(EDITABLE_COLUMNS as readonly string[]).includes(c));
+      if (unknown.length > 0) throw new Error(`not editable: ${unknown.join(', ')}`);
       if (columns.length === 0) return;
       await q.query(
         `UPDATE customers SET ${columns.map((c, i) => `${c} = $${i + 3}`).join(', ')}, updated_at = now() WHERE account_id = $1 AND id = $2`,
@@ -131,6 +141,29 @@ export function createCustomersRepository(db: Queryable) {
     async reclaimImeis(customerId: number, imeis: string[], q: Queryable): Promise<void> {
       await q.query('DELETE FROM customer_imeis WHERE customer_id = $1 AND active', [customerId]);
       await q.query('INSERT INTO customer_imeis (imei, customer_id) SELECT unnest($1::text[]), $2', [imeis, customerId]);
+    },
+
+    /** Locks the customer's row for the rest of the transaction (money changes on one loan queue up). */
+    async lock(id: number, q: Queryable): Promise<void> {
+      await q.query('SELECT 1 FROM customers WHERE id = $1 FOR UPDATE', [id]);
+    },
+
+    /**
+     * A completed loan (5) that owes money again (a reversal, a penalty, a new instalment) goes back to the
+     * status it had and claims its IMEIs again; a unique violation means another active loan took one.
+     */
+    async reopenIfCompleted(id: number, q: Queryable): Promise<boolean> {
+      const res = await q.query<{ imei1: string; imei2: string | null }>(
+        `UPDATE customers c SET install_status = coalesce(c.completed_from, 1), completed_from = NULL, updated_at = now()
+          WHERE c.id = $1 AND c.install_status = 5
+            AND EXISTS (SELECT 1 FROM emi_instalments e WHERE e.customer_id = c.id AND e.paid_paise < e.amount_paise + e.penalty_paise)
+          RETURNING c.imei1, c.imei2`,
+        [id],
+      );
+      const row = res.rows[0];
+      if (!row) return false;
+      await q.query('INSERT INTO customer_imeis (imei, customer_id) SELECT unnest($1::text[]), $2', [[row.imei1, ...(row.imei2 ? [row.imei2] : [])], id]);
+      return true;
     },
 
     /** Points a document column at a new file and returns the file it pointed at before. */
@@ -162,7 +195,7 @@ export function createCustomersRepository(db: Queryable) {
         const n = `$${params.length}`;
         if (s.kind === 'imei') where.push(`(c.imei1 = ${n} OR c.imei2 = ${n})`);
         else if (s.kind === 'mobile') where.push(`(c.mobile = ${n} OR c.alt_mobile = ${n})`);
-        else where.push(`lower(c.first_name || ' ' || c.last_name) LIKE ${n} || '%'`);
+        else where.push(`(lower(c.first_name || ' ' || c.last_name) LIKE ${n} || '%' OR lower(c.last_name) LIKE ${n} || '%')`);
       }
       const whereSql = where.join(' AND ');
       const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM customers c WHERE ${whereSql}`, params)).rows[0]!.n;
@@ -170,7 +203,7 @@ export function createCustomersRepository(db: Queryable) {
       const res = await db.query<CustomerListItem & { created_at: Date }>(
         `SELECT c.id, c.first_name, c.last_name, c.mobile, c.imei1, c.device_brand, c.device_model, c.install_status, c.lock_status,
                 c.provisioning_type, c.emi_paise, c.retailer_id, c.created_at,
-                to_char(due.next_due, 'YYYY-MM-DD') AS next_due_date, coalesce(due.overdue, 0)::int AS overdue_paise
+                to_char(due.next_due, 'YYYY-MM-DD') AS next_due_date, coalesce(due.overdue, 0)::bigint::text AS overdue_paise
            FROM customers c
            LEFT JOIN LATERAL (
              SELECT min(e.due_date) AS next_due,
@@ -179,10 +212,10 @@ export function createCustomersRepository(db: Queryable) {
            ) due ON true
           WHERE ${whereSql}
           ORDER BY c.created_at DESC, c.id DESC
-          LIMIT ${query.limit} OFFSET ${offset}`,
-        params,
+          LIMIT $${params.length + 1}::int OFFSET $${params.length + 2}::bigint`,
+        [...params, query.limit, offset],
       );
-      return { items: res.rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })), total };
+      return { items: res.rows.map((r) => ({ ...r, overdue_paise: Number(r.overdue_paise), created_at: r.created_at.toISOString() })), total };
     },
   };
 }

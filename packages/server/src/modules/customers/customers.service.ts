@@ -9,12 +9,14 @@ import { isValidIdNumber, maskIdNumber, normaliseIdNumber, type IdType } from '@
 import { isActiveLoan } from '@kisht/domain/customer-status';
 import { todayInIndia } from '@kisht/domain/format';
 import type { Database } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../errors.ts';
 import type { RequestAuth } from '../../plugins/route-config.ts';
 import type { CreateCustomerBody, CreateFinancedCustomerBody, CustomerList, CustomerListQuery, CustomerProfile, CustomerCreated, UpdateCustomerDetailsBody, UpdateRegistrationBody } from '../../contract/customers.ts';
 import type { CatalogueRepository } from '../catalogue/catalogue.repository.ts';
 import type { LicensesRepository } from '../licenses/licenses.repository.ts';
 import type { CustomerRow, CustomersRepository } from './customers.repository.ts';
+import type { EmiRepository } from '../emi/emi.repository.ts';
 
 type Problem = { field: string; message: string };
 
@@ -78,12 +80,11 @@ export function toCustomerProfile(row: CustomerRow): CustomerProfile {
   };
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
-}
 
 export interface CustomersServiceDeps {
   db: Database;
+  /** The payment ledger, for the advance EMIs collected at enrolment. */
+  ledger: EmiRepository;
   customers: CustomersRepository;
   licenses: LicensesRepository;
   catalogue: CatalogueRepository;
@@ -167,7 +168,17 @@ export function createCustomersService(deps: CustomersServiceDeps) {
             advance_emis: terms.advanceEmis, start_date: terms.startDate, first_due_date: terms.firstDueDate, emi_paise: schedule.emiPaise,
           }, tx);
           await customers.claimImeis(customerId, imeis, tx);
-          await customers.insertSchedule(customerId, caller.accountId, schedule.instalments, tx);
+          const rows = await customers.insertSchedule(customerId, caller.accountId, schedule.instalments, tx);
+          // Advance EMIs are collected at enrolment: they go into the ledger with a receipt at once.
+          const advance = schedule.instalments.filter((i) => i.advance);
+          if (advance.length > 0) {
+            const idOf = new Map(rows.map((r) => [r.number, r.id]));
+            await deps.ledger.record(
+              { customer_id: customerId, account_id: caller.accountId, kind: 'payment', amount_paise: advance.reduce((s, i) => s + i.amountPaise, 0), reverses_id: null, method: 'cash', reference: null, note: 'Advance EMIs collected at enrolment', created_by: caller.userId },
+              advance.map((i) => ({ instalment_id: idOf.get(i.number)!, amount_paise: i.amountPaise })),
+              tx,
+            );
+          }
           const keysLeft = await licenses.consume(caller.userId, product.product_type, customerId, tx);
           if (keysLeft === null) throw new AppError('NO_LICENSE_KEY');
           return { id: customerId, left: keysLeft };
@@ -184,7 +195,10 @@ export function createCustomersService(deps: CustomersServiceDeps) {
       const current = await visible(caller, body.customer_id);
       const problems: Problem[] = [];
       const idType = body.id_type ?? current.id_type;
-      if (body.id_number !== undefined && (!idType || !isValidIdNumber(idType as IdType, body.id_number))) problems.push({ field: 'id_number', message: `is not a valid ${idType ?? 'identity'} number` });
+      const idNumber = body.id_number ?? current.id_number;
+      if ((body.id_number !== undefined || body.id_type !== undefined) && (!idType || !idNumber || !isValidIdNumber(idType as IdType, idNumber))) {
+        problems.push({ field: 'id_number', message: `is not a valid ${idType ?? 'identity'} number` });
+      }
       const stateId = body.state_id !== undefined ? body.state_id : current.state_id;
       const cityId = body.city_id !== undefined ? body.city_id : current.city_id;
       if (cityId !== null && (stateId === null || !(await catalogue.cityInState(cityId, stateId)))) problems.push({ field: 'city_id', message: 'is not a city of the chosen state' });

@@ -52,6 +52,7 @@ export async function documentsRoutes(app: App, opts: { documents: DocumentsServ
     return reply
       .type(image.contentType)
       .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "default-src 'none'; sandbox")
       .header('cache-control', 'private, max-age=300')
       .header('content-disposition', `inline; filename="${request.query.document_type}.${image.contentType === 'image/png' ? 'png' : 'jpg'}"`)
       .send(image.bytes);

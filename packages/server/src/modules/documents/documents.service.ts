@@ -18,13 +18,20 @@ export function createDocumentsService(deps: { customers: CustomersService; repo
       const kind = sniffImage(bytes);
       if (!kind) throw new AppError('UNSUPPORTED_FILE');
       const relative = await files.save(caller.orgId, customer.id, type, kind, bytes);
-      const previous = await repository.setDocument(caller.accountId, customer.id, COLUMN[type], relative);
+      let previous: string | null;
+      try {
+        previous = await repository.setDocument(caller.accountId, customer.id, COLUMN[type], relative);
+      } catch (error) {
+        await files.remove(relative); // nothing points at it: leave no stray file behind
+        throw error;
+      }
       if (previous) await files.remove(previous);
       return { customer_id: customer.id, document_type: type, content_type: kind.contentType, bytes: bytes.length };
     },
 
     async read(caller: RequestAuth, customerId: number, type: DocumentType): Promise<{ contentType: string; bytes: Buffer }> {
       const customer = await customers.visible(caller, customerId);
+      if (type === 'witness_signature' && !(await deps.orgs.findById(caller.orgId))?.features.witness_signature) throw new AppError('NOT_FOUND');
       const relative = customer[COLUMN[type]];
       if (!relative) throw new AppError('NOT_FOUND');
       const bytes = await files.read(relative).catch(() => null);

@@ -30,19 +30,27 @@ export function createDuesRepository(db: Queryable) {
     async applyPenalties(rule: DuesRule, day: string, q: Queryable): Promise<number> {
       if (rule.penalty_kind === 'none' || rule.penalty_value === 0) return 0;
       const amount = rule.penalty_kind === 'flat' ? '$3::int' : 'round(e.amount_paise * $3::numeric / 10000)::int';
-      const res = await q.query(
-        `UPDATE emi_instalments e SET penalty_paise = e.penalty_paise + ${amount}, penalty_applied_at = now()
-           FROM customers c
-          WHERE c.id = e.customer_id AND c.org_id = $1 AND ${ACTIVE} AND ${OPEN} AND e.penalty_applied_at IS NULL
-            AND e.due_date + $4::int < $2::date`,
+      // Each automatic penalty is also written to the penalty ledger, like a manual one.
+      const res = await q.query<{ n: number }>(
+        `WITH charged AS (
+           UPDATE emi_instalments e SET penalty_paise = e.penalty_paise + ${amount}, penalty_applied_at = now()
+             FROM customers c
+            WHERE c.id = e.customer_id AND c.org_id = $1 AND ${ACTIVE} AND ${OPEN} AND e.penalty_applied_at IS NULL
+              AND e.due_date + $4::int < $2::date AND ${amount} > 0
+            RETURNING e.id, e.customer_id, e.account_id, ${amount} AS amount
+         ), logged AS (
+           INSERT INTO penalty_charges (customer_id, instalment_id, account_id, amount_paise, reason, source)
+           SELECT customer_id, id, account_id, amount, 'late payment (' || $2::date || ')', 'dues_run' FROM charged RETURNING 1
+         )
+         SELECT count(*)::int AS n FROM logged`,
         [rule.org_id, day, rule.penalty_value, rule.penalty_grace_days],
       );
-      return res.rowCount;
+      return res.rows[0]!.n;
     },
     /** Loans with nothing left to pay become EMIs completed (5) and free their IMEIs. */
     async completeLoans(orgId: number, day: string, q: Queryable): Promise<number> {
       const res = await q.query<{ id: number; account_id: number }>(
-        `UPDATE customers c SET install_status = 5, updated_at = now()
+        `UPDATE customers c SET install_status = 5, completed_from = c.install_status, updated_at = now()
           WHERE c.org_id = $1 AND ${ACTIVE}
             AND NOT EXISTS (SELECT 1 FROM emi_instalments e WHERE e.customer_id = c.id AND ${OPEN})
           RETURNING c.id, c.account_id`,

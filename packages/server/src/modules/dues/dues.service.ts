@@ -36,13 +36,20 @@ export function createDuesService(deps: { db: Database; dues: DuesRepository; lo
     /** Runs every organisation's day that has not run yet; returns what each run did. */
     async runDue(day: string = todayInIndia()): Promise<Map<number, DuesStats>> {
       const done = new Map<number, DuesStats>();
+      const failures: unknown[] = [];
       for (const rule of await dues.rules()) {
-        const stats = await runRule(rule, day, true);
-        if (stats) {
-          done.set(rule.org_id, stats);
-          deps.log?.(`dues run for organisation ${rule.org_id} on ${day}`, stats);
+        // One organisation's failure (its day stays unclaimed and is retried) must not stop the others.
+        try {
+          const stats = await runRule(rule, day, true);
+          if (stats) {
+            done.set(rule.org_id, stats);
+            deps.log?.(`dues run for organisation ${rule.org_id} on ${day}`, stats);
+          }
+        } catch (error) {
+          failures.push(error);
         }
       }
+      if (failures.length > 0) throw new AggregateError(failures, `dues run failed for ${failures.length} organisation(s)`);
       return done;
     },
     /** Runs one organisation's day again without the claim (operator use); the statements are idempotent. */

@@ -28,6 +28,8 @@ export interface PaymentRow {
   note: string | null;
   created_by: number;
   created_at: Date;
+  outstanding_after_paise: string | null;
+  idempotency_key: string | null;
 }
 
 const INSTALMENT_COLUMNS = `id, customer_id, number, to_char(due_date, 'YYYY-MM-DD') AS due_date, principal_paise, interest_paise,
@@ -45,16 +47,21 @@ export function createEmiRepository(db: Queryable) {
 
     /** Appends a payment or reversal with its allocations and moves the instalments' paid amounts. */
     async record(
-      entry: { customer_id: number; account_id: number; kind: 'payment' | 'reversal'; amount_paise: number; reverses_id: number | null; method: string; reference: string | null; note: string | null; created_by: number },
+      entry: { customer_id: number; account_id: number; kind: 'payment' | 'reversal'; amount_paise: number; reverses_id: number | null; method: string; reference: string | null; note: string | null; created_by: number; idempotency_key?: string | null },
       allocations: Array<{ instalment_id: number; amount_paise: number }>,
       q: Queryable,
     ): Promise<number> {
       const id = (await q.query<{ id: number }>(`SELECT nextval('payments_id_seq')::int AS id`)).rows[0]!.id;
       const receipt = `${entry.kind === 'payment' ? 'RCP' : 'REV'}-${String(id).padStart(8, '0')}`;
+      // The receipt keeps what was owed at its moment; reopening it later shows the same figure.
+      const owedBefore = Number((await q.query<{ s: string }>(
+        'SELECT coalesce(sum(amount_paise + penalty_paise - paid_paise), 0)::bigint::text AS s FROM emi_instalments WHERE customer_id = $1',
+        [entry.customer_id],
+      )).rows[0]!.s);
       await q.query(
-        `INSERT INTO payments (id, customer_id, account_id, kind, amount_paise, reverses_id, method, reference, receipt_no, note, created_by)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [id, entry.customer_id, entry.account_id, entry.kind, entry.amount_paise, entry.reverses_id, entry.method, entry.reference, receipt, entry.note, entry.created_by],
+        `INSERT INTO payments (id, customer_id, account_id, kind, amount_paise, reverses_id, method, reference, receipt_no, note, created_by, outstanding_after_paise, idempotency_key)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+        [id, entry.customer_id, entry.account_id, entry.kind, entry.amount_paise, entry.reverses_id, entry.method, entry.reference, receipt, entry.note, entry.created_by, owedBefore - entry.amount_paise, entry.idempotency_key ?? null],
       );
       for (const a of allocations) {
         await q.query('INSERT INTO payment_allocations (payment_id, instalment_id, amount_paise) VALUES ($1, $2, $3)', [id, a.instalment_id, a.amount_paise]);
@@ -81,7 +88,8 @@ export function createEmiRepository(db: Queryable) {
         `UPDATE emi_instalments SET due_date = coalesce($2::date, due_date),
            principal_paise = CASE WHEN $3::int IS NULL THEN principal_paise ELSE greatest(0, $3::int - interest_paise) END,
            interest_paise = CASE WHEN $3::int IS NULL THEN interest_paise ELSE least(interest_paise, $3::int) END,
-           amount_paise = coalesce($3::int, amount_paise)
+           amount_paise = coalesce($3::int, amount_paise),
+           paid_at = CASE WHEN paid_paise >= coalesce($3::int, amount_paise) + penalty_paise THEN coalesce(paid_at, now()) ELSE NULL END
          WHERE id = $1`,
         [id, change.due_date ?? null, change.amount_paise ?? null],
       );
@@ -124,6 +132,10 @@ export function createEmiRepository(db: Queryable) {
       return res.rows;
     },
 
+    async paymentByKey(accountId: number, key: string): Promise<PaymentRow | undefined> {
+      return (await db.query<PaymentRow>('SELECT * FROM payments WHERE account_id = $1 AND idempotency_key = $2', [accountId, key])).rows[0];
+    },
+
     async isReversed(paymentId: number, q: Queryable): Promise<boolean> {
       return (await q.query('SELECT 1 FROM payments WHERE reverses_id = $1', [paymentId])).rows.length > 0;
     },
@@ -139,7 +151,7 @@ export function createEmiRepository(db: Queryable) {
     },
 
     async upcoming(accountId: number, retailerId: number | null, range: { from: string | null; to: string | null }, page: { limit: number; offset: number }) {
-      const params = [accountId, retailerId, range.from, range.to];
+      const params: unknown[] = [accountId, retailerId, range.from, range.to];
       const where = `e.account_id = $1 AND e.paid_paise < e.amount_paise + e.penalty_paise
         AND ($2::int IS NULL OR c.retailer_id = $2) AND ($3::date IS NULL OR e.due_date >= $3) AND ($4::date IS NULL OR e.due_date <= $4)
         AND c.install_status NOT IN (3, 5)`;
@@ -148,8 +160,8 @@ export function createEmiRepository(db: Queryable) {
         `SELECT e.id AS instalment_id, c.id AS customer_id, c.first_name || ' ' || c.last_name AS customer_name, c.mobile, e.number,
                 to_char(e.due_date, 'YYYY-MM-DD') AS due_date, (e.amount_paise + e.penalty_paise - e.paid_paise) AS outstanding_paise, c.lock_status
            FROM emi_instalments e JOIN customers c ON c.id = e.customer_id
-          WHERE ${where} ORDER BY e.due_date, e.id LIMIT ${page.limit} OFFSET ${page.offset}`,
-        params,
+          WHERE ${where} ORDER BY e.due_date, e.id LIMIT $5::int OFFSET $6::bigint`,
+        [...params, page.limit, page.offset],
       );
       return { items: res.rows, total };
     },

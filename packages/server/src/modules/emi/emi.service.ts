@@ -6,7 +6,10 @@
 import { allocatePayment } from '@kisht/domain/emi';
 import { addDays, daysBetween } from '@kisht/domain/calendar';
 import { todayInIndia } from '@kisht/domain/format';
-import type { Database } from '../../db/database.ts';
+import type { Database, Queryable } from '../../db/database.ts';
+import { MAX_PAISE } from '../../contract/customers.ts';
+import type { CustomersRepository } from '../customers/customers.repository.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../errors.ts';
 import type { RequestAuth } from '../../plugins/route-config.ts';
 import type { AddInstalmentBody, Alert, AlertBody, EditInstalmentBody, EmiDetails, InstalmentView, Outstanding, PayManyBody, PayOneBody, PaymentItem, PenaltyBody, Receipt, ReverseBody, UpcomingCounts, UpcomingList, UpcomingQuery } from '../../contract/emi.ts';
@@ -32,13 +35,14 @@ export interface EmiServiceDeps {
   db: Database;
   emi: EmiRepository;
   customers: CustomersService;
+  customerRows: CustomersRepository;
   users: UsersRepository;
   orgs: OrgRepository;
   today?: () => string;
 }
 
 export function createEmiService(deps: EmiServiceDeps) {
-  const { db, emi, customers } = deps;
+  const { db, emi, customers, customerRows } = deps;
   const today = deps.today ?? (() => todayInIndia());
   /** A mini-retailer's figures cover its own customers; a retailer's its whole network. */
   const scope = (caller: RequestAuth) => (caller.userType === 'miniretailer' ? caller.userId : null);
@@ -61,27 +65,65 @@ export function createEmiService(deps: EmiServiceDeps) {
       customer: { id: customer.id, name: `${customer.first_name} ${customer.last_name}`, mobile: customer.mobile, imei1: customer.imei1, device: `${customer.device_brand ?? ''} ${customer.device_model ?? ''}`.trim() },
       retailer: { shop_name: retailer?.shop_name ?? null, name: retailer ? `${retailer.first_name} ${retailer.last_name}` : '', mobile: retailer?.mobile ?? '' },
       allocations: (await emi.allocations(payment.id)).map((a) => ({ instalment_number: a.instalment_number, due_date: a.due_date, amount_paise: a.amount_paise })),
-      outstanding_after_paise: instalments.reduce((sum, i) => sum + owed(i), 0),
+      outstanding_after_paise: payment.outstanding_after_paise !== null ? Number(payment.outstanding_after_paise) : instalments.reduce((sum, i) => sum + owed(i), 0),
     };
   }
 
-  /** Appends one payment for the chosen instalments (or oldest first) inside a transaction that locks them. */
-  async function pay(caller: RequestAuth, customerId: number, choose: (open: InstalmentRow[]) => { targets: InstalmentRow[]; amount: number }, method: string, reference: string | undefined): Promise<Receipt> {
+  /**
+   * Appends one payment for the chosen instalments (oldest due first) inside a transaction that locks the
+   * loan. A repeated idempotency key returns the first payment's receipt instead of paying twice.
+   */
+  async function pay(
+    caller: RequestAuth,
+    customerId: number,
+    choose: (open: InstalmentRow[], all: InstalmentRow[]) => { targets: InstalmentRow[]; amount: number },
+    method: string,
+    reference: string | undefined,
+    idempotencyKey: string | undefined,
+  ): Promise<Receipt> {
     const customer = await customers.visible(caller, customerId);
-    const paymentId = await db.transaction(async (tx) => {
-      const open = (await emi.instalments(customer.id, tx, true)).filter((i) => owed(i) > 0);
-      if (open.length === 0) throw new AppError('NOTHING_DUE');
-      const { targets, amount } = choose(open);
-      const { allocations, unallocatedPaise } = allocatePayment(targets.map((i) => ({ number: i.number, duePaise: owed(i) })), amount);
-      if (unallocatedPaise > 0) throw new AppError('PAYMENT_TOO_LARGE', { details: [{ field: 'amount_paise', message: `at most ${amount - unallocatedPaise} paise are due` }] });
-      const byNumber = new Map(targets.map((i) => [i.number, i.id]));
-      return emi.record(
-        { customer_id: customer.id, account_id: caller.accountId, kind: 'payment', amount_paise: amount, reverses_id: null, method, reference: reference ?? null, note: null, created_by: caller.userId },
-        allocations.map((a) => ({ instalment_id: byNumber.get(a.number)!, amount_paise: a.paidPaise })),
-        tx,
-      );
-    });
+    if (idempotencyKey) {
+      const earlier = await emi.paymentByKey(caller.accountId, idempotencyKey);
+      if (earlier) return receipt(caller, earlier.id);
+    }
+    const paymentId = await db
+      .transaction(async (tx) => {
+        await customerRows.lock(customer.id, tx);
+        const all = await emi.instalments(customer.id, tx, true);
+        const open = all.filter((i) => owed(i) > 0).sort((a, b) => (a.due_date === b.due_date ? a.number - b.number : a.due_date < b.due_date ? -1 : 1));
+        const { targets, amount } = choose(open, all);
+        if (amount > MAX_PAISE) throw new AppError('PAYMENT_TOO_LARGE', { details: [{ field: 'amount_paise', message: `at most ${MAX_PAISE} paise in one payment` }] });
+        const { allocations, unallocatedPaise } = allocatePayment(targets.map((i) => ({ number: i.number, duePaise: owed(i) })), amount);
+        if (unallocatedPaise > 0) throw new AppError('PAYMENT_TOO_LARGE', { details: [{ field: 'amount_paise', message: `at most ${amount - unallocatedPaise} paise are due` }] });
+        const byNumber = new Map(targets.map((i) => [i.number, i.id]));
+        return emi.record(
+          { customer_id: customer.id, account_id: caller.accountId, kind: 'payment', amount_paise: amount, reverses_id: null, method, reference: reference ?? null, note: null, created_by: caller.userId, idempotency_key: idempotencyKey ?? null },
+          allocations.map((a) => ({ instalment_id: byNumber.get(a.number)!, amount_paise: a.paidPaise })),
+          tx,
+        );
+      })
+      .catch(async (error: unknown) => {
+        // Two requests with the same key at once: the second loses the unique index and gets the first's receipt.
+        const earlier = idempotencyKey && isUniqueViolation(error) ? await emi.paymentByKey(caller.accountId, idempotencyKey) : undefined;
+        if (earlier) return earlier.id;
+        throw error;
+      });
     return receipt(caller, paymentId);
+  }
+
+  /** Runs a change to a loan's money with the loan locked; a completed loan that owes again is reopened. */
+  async function changeLoan<T>(customerId: number, work: (tx: Queryable, instalments: InstalmentRow[]) => Promise<T>): Promise<T> {
+    return db
+      .transaction(async (tx) => {
+        await customerRows.lock(customerId, tx);
+        const result = await work(tx, await emi.instalments(customerId, tx, true));
+        await customerRows.reopenIfCompleted(customerId, tx);
+        return result;
+      })
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error)) throw new AppError('IMEI_IN_USE');
+        throw error;
+      });
   }
 
   return {
@@ -106,22 +148,24 @@ export function createEmiService(deps: EmiServiceDeps) {
     },
 
     payOne(caller: RequestAuth, body: PayOneBody): Promise<Receipt> {
-      return pay(caller, body.customer_id, (open) => {
+      return pay(caller, body.customer_id, (open, all) => {
+        if (!all.some((i) => i.id === body.instalment_id)) throw new AppError('NOT_FOUND');
         const target = open.find((i) => i.id === body.instalment_id);
         if (!target) throw new AppError('NOTHING_DUE');
         return { targets: [target], amount: body.amount_paise ?? owed(target) };
-      }, body.method, body.reference);
+      }, body.method, body.reference, body.idempotency_key);
     },
 
     payMany(caller: RequestAuth, body: PayManyBody): Promise<Receipt> {
       if (!body.instalment_ids && body.amount_paise === undefined) {
         throw new AppError('VALIDATION_FAILED', { details: [{ field: 'instalment_ids', message: 'name the instalments or an amount' }] });
       }
-      return pay(caller, body.customer_id, (open) => {
+      return pay(caller, body.customer_id, (open, all) => {
+        if (body.instalment_ids?.some((id) => !all.some((i) => i.id === id))) throw new AppError('NOT_FOUND');
         const targets = body.instalment_ids ? open.filter((i) => body.instalment_ids!.includes(i.id)) : open;
         if (body.instalment_ids && targets.length !== body.instalment_ids.length) throw new AppError('NOTHING_DUE');
         return { targets, amount: body.amount_paise ?? targets.reduce((s, i) => s + owed(i), 0) };
-      }, body.method, body.reference);
+      }, body.method, body.reference, body.idempotency_key);
     },
 
     /** Undoes one payment with a reversal entry of the same allocations, negated. */
@@ -129,8 +173,7 @@ export function createEmiService(deps: EmiServiceDeps) {
       const original = await emi.payment(caller.accountId, body.payment_id);
       if (!original || original.kind !== 'payment') throw new AppError('NOT_FOUND');
       await customers.visible(caller, original.customer_id);
-      const reversalId = await db.transaction(async (tx) => {
-        await emi.instalments(original.customer_id, tx, true);
+      const reversalId = await changeLoan(original.customer_id, async (tx) => {
         if (await emi.isReversed(original.id, tx)) throw new AppError('ALREADY_REVERSED');
         const allocations = await emi.allocations(original.id, tx);
         return emi.record(
@@ -160,9 +203,10 @@ export function createEmiService(deps: EmiServiceDeps) {
     /** A manual penalty on an instalment, recorded in an append-only table. */
     async addPenalty(caller: RequestAuth, body: PenaltyBody): Promise<EmiDetails> {
       const customer = await customers.visible(caller, body.customer_id);
-      await db.transaction(async (tx) => {
-        const target = (await emi.instalments(customer.id, tx, true)).find((i) => i.id === body.instalment_id);
+      await changeLoan(customer.id, async (tx, instalments) => {
+        const target = instalments.find((i) => i.id === body.instalment_id);
         if (!target) throw new AppError('NOT_FOUND');
+        if (owed(target) === 0) throw new AppError('NOTHING_DUE');
         await emi.addPenalty({ customer_id: customer.id, instalment_id: target.id, account_id: caller.accountId, amount_paise: body.amount_paise, reason: body.reason, created_by: caller.userId }, tx);
       });
       return this.details(caller, customer.id);
@@ -171,8 +215,8 @@ export function createEmiService(deps: EmiServiceDeps) {
     /** Moves the due date or changes the amount of an instalment that is not fully paid; never below what was paid. */
     async editInstalment(caller: RequestAuth, body: EditInstalmentBody): Promise<EmiDetails> {
       const customer = await customers.visible(caller, body.customer_id);
-      await db.transaction(async (tx) => {
-        const target = (await emi.instalments(customer.id, tx, true)).find((i) => i.id === body.instalment_id);
+      await changeLoan(customer.id, async (tx, instalments) => {
+        const target = instalments.find((i) => i.id === body.instalment_id);
         if (!target) throw new AppError('NOT_FOUND');
         if (owed(target) === 0) throw new AppError('NOTHING_DUE');
         if (body.amount_paise !== undefined && body.amount_paise + target.penalty_paise < target.paid_paise) {
@@ -185,8 +229,7 @@ export function createEmiService(deps: EmiServiceDeps) {
 
     async addInstalment(caller: RequestAuth, body: AddInstalmentBody): Promise<EmiDetails> {
       const customer = await customers.visible(caller, body.customer_id);
-      await db.transaction(async (tx) => {
-        await emi.instalments(customer.id, tx, true);
+      await changeLoan(customer.id, async (tx) => {
         await emi.addInstalment(customer.id, caller.accountId, body.due_date, body.amount_paise, tx);
       });
       return this.details(caller, customer.id);
