@@ -27,6 +27,8 @@ export function PayDialog({ customerId, target, onClose, onPaid }: { customerId:
   const [payOne, one] = usePayInstalmentMutation();
   const [payMany, many] = usePayInstalmentsMutation();
   const busy = one.isLoading || many.isLoading;
+  // One key per opened dialog: a retry after a lost answer returns the first receipt, never a second payment.
+  const [idempotencyKey] = useState(() => crypto.randomUUID());
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -39,9 +41,9 @@ export function PayDialog({ customerId, target, onClose, onPaid }: { customerId:
         if (paise === null || paise <= 0) return setAmountError(t('emi.pay.amountInvalid'));
         if (paise > due) return setAmountError(t('emi.pay.amountTooLarge', { amount: formatRupees(due) }));
         setAmountError(null);
-        receipt = await payOne({ customer_id: customerId, instalment_id: target.instalment.id, amount_paise: paise, method, reference: ref }).unwrap();
+        receipt = await payOne({ customer_id: customerId, instalment_id: target.instalment.id, amount_paise: paise, method, reference: ref, idempotency_key: idempotencyKey }).unwrap();
       } else {
-        receipt = await payMany({ customer_id: customerId, instalment_ids: target.instalments.map((i) => i.id), method, reference: ref }).unwrap();
+        receipt = await payMany({ customer_id: customerId, instalment_ids: target.instalments.map((i) => i.id), method, reference: ref, idempotency_key: idempotencyKey }).unwrap();
       }
       onPaid(receipt);
     } catch {
