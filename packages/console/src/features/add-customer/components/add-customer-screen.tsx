@@ -14,7 +14,7 @@ import { selectFeatures } from '../../../shared/config/config-api.ts';
 import { useUploadDocumentMutation, type DocumentType } from '../../../shared/documents/documents-api.ts';
 import { useAppSelector } from '../../../shared/state/hooks.ts';
 import { customerPath } from '../../../shared/routes.ts';
-import { useGetFinanciersQuery } from '../api/catalogue-api.ts';
+import { useGetFinanciersQuery } from '../../../shared/catalogue/catalogue-api.ts';
 import { useCreateCustomerMutation, useCreateFinancedCustomerMutation } from '../api/enrol-api.ts';
 import {
   buildEnrolRequest,
@@ -31,7 +31,7 @@ import {
   type FieldErrors,
   type FormField,
   type Step,
-} from '../hooks/enrol-form.ts';
+} from '../../../shared/customers/customer-form.ts';
 import { CustomerStep } from './customer-step.tsx';
 import { DeviceStep } from './device-step.tsx';
 import { LoanStep } from './loan-step.tsx';

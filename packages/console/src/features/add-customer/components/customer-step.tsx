@@ -5,7 +5,7 @@ import { todayInIndia } from '@kisht/domain/format';
 import { TextField } from '../../../shared/ui/text-field.tsx';
 import { SelectField } from '../../../shared/ui/select-field.tsx';
 import { ID_TYPE_LABEL_KEYS } from '../../../shared/labels.ts';
-import { useGetCitiesQuery, useGetCountriesQuery, useGetStatesQuery } from '../api/catalogue-api.ts';
+import { useGetCitiesQuery, useGetCountriesQuery, useGetStatesQuery } from '../../../shared/catalogue/catalogue-api.ts';
 import { digitsOnly } from '../../../shared/customers/field-input.ts';
 import { PersonFields } from '../../../shared/customers/person-fields.tsx';
 import type { StepProps } from './step-props.ts';

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { PROVISIONING_TYPE } from '@kisht/domain/constants';
 import { SelectField } from '../../../shared/ui/select-field.tsx';
 import { PROVISIONING_LABEL_KEYS } from '../../../shared/labels.ts';
-import { useGetBrandsQuery } from '../api/catalogue-api.ts';
+import { useGetBrandsQuery } from '../../../shared/catalogue/catalogue-api.ts';
 import { DeviceFields } from '../../../shared/customers/device-fields.tsx';
 import type { StepProps } from './step-props.ts';
 

@@ -4,7 +4,7 @@ import { formatRupees } from '@kisht/domain/money';
 import { PhotoInput, type PickedImage } from '../../../shared/ui/photo-input.tsx';
 import { SignaturePad } from '../../../shared/ui/signature-pad.tsx';
 import { Facts } from '../../../shared/ui/facts.tsx';
-import type { EnrolDraft, FormField } from '../hooks/enrol-form.ts';
+import type { EnrolDraft, FormField } from '../../../shared/customers/customer-form.ts';
 
 export interface EnrolImages {
   photo: PickedImage | null;

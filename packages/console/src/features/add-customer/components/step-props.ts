@@ -1,5 +1,5 @@
 /** What every step of the add-customer form receives from the screen. */
-import type { EnrolDraft, FormField } from '../hooks/enrol-form.ts';
+import type { EnrolDraft, FormField } from '../../../shared/customers/customer-form.ts';
 
 export interface StepProps {
   draft: EnrolDraft;

@@ -13,8 +13,8 @@ import { isApiFailure } from '../../../shared/api/api-failure.ts';
 import { toastKey } from '../../../shared/ui/toast-store.ts';
 import { DeviceFields } from '../../../shared/customers/device-fields.tsx';
 import { PersonFields } from '../../../shared/customers/person-fields.tsx';
-import { fieldErrorsFromServer, type FieldErrors, type FormField } from '../../add-customer/hooks/enrol-form.ts';
-import { useGetBrandsQuery } from '../../add-customer/api/catalogue-api.ts';
+import { fieldErrorsFromServer, type FieldErrors, type FormField } from '../../../shared/customers/customer-form.ts';
+import { useGetBrandsQuery } from '../../../shared/catalogue/catalogue-api.ts';
 import { useUpdateCustomerDetailsMutation, useUpdateRegistrationMutation } from '../api/customer-edit-api.ts';
 import {
   buildDetailsBody,

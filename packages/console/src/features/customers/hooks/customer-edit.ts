@@ -5,7 +5,7 @@
  */
 import type { CustomerProfile, UpdateCustomerDetailsBody, UpdateRegistrationBody } from '@kisht/server/contract/customers';
 import { withCountryPrefix } from '@kisht/domain/mobile';
-import { emptyDraft, validateCustomerStep, validateDeviceStep, type EnrolDraft, type FieldErrors } from '../../add-customer/hooks/enrol-form.ts';
+import { emptyDraft, validateCustomerStep, validateDeviceStep, type EnrolDraft, type FieldErrors } from '../../../shared/customers/customer-form.ts';
 import { localMobile } from '../../../shared/customers/field-input.ts';
 
 export type RegistrationDraft = Pick<EnrolDraft, 'brand' | 'model' | 'imei1' | 'imei2' | 'serial'>;

@@ -1,6 +1,6 @@
 /** What the add-customer form chooses from: products, plans, brands, financiers, places and key balances. */
 import type { Brand, Financier, LicenseBalance, Place, Plan, Product } from '@kisht/server/contract/catalogue';
-import { api, CACHE_FOR } from '../../../shared/api/api.ts';
+import { api, CACHE_FOR } from '../api/api.ts';
 
 export const catalogueApi = api.injectEndpoints({
   endpoints: (build) => ({

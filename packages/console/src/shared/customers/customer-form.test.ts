@@ -11,7 +11,7 @@ import {
   validateImagesStep,
   validateLoanStep,
   type EnrolDraft,
-} from './enrol-form.ts';
+} from './customer-form.ts';
 
 const TODAY = '2026-05-20';
 const IMEI1 = withImeiCheckDigit('35693803564380');
