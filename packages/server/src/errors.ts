@@ -38,7 +38,8 @@ const STATUS: Record<ErrorCode, number> = {
 };
 
 export interface AppErrorExtras {
-  details?: { field: string; message: string }[];
+  /** Field problems; `rule` names the translation (validation.<rule>) of the message. */
+  details?: { field: string; message: string; rule?: string }[];
   retry_after_seconds?: number;
   attempts_left?: number;
 }

@@ -63,6 +63,11 @@ describe('enrolment', () => {
     expect(res.statusCode).toBe(400);
     const fields = (res.json().details as Array<{ field: string }>).map((d) => d.field);
     expect(fields).toEqual(expect.arrayContaining(['imei1', 'id_number', 'down_payment_paise']));
+    // The same problems come back worded in the retailer's language.
+    const inHindi = await t.post('/api/customer', customerBody({ imei1: badImei }), { token: ravi.token, headers: { cookie: 'i18next=hn' } });
+    const imeiProblem = (inHindi.json().details as Array<{ field: string; message: string; rule: string }>).find((d) => d.field === 'imei1')!;
+    expect(imeiProblem.rule).toBe('imei_invalid');
+    expect(imeiProblem.message).toMatch(/[\u0900-\u097F]/);
   });
 
   it('keeps an IMEI to one active loan, and a failed enrolment takes no key', async () => {

@@ -40,7 +40,7 @@ export const ErrorReply = Type.Object(
     success: Type.Literal(false),
     code: Type.Unsafe<ErrorCode>({ type: 'string', enum: [...ERROR_CODES] }),
     message: Type.String(),
-    details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+    details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String(), rule: Type.Optional(Type.String()) }))),
     retry_after_seconds: Type.Optional(Type.Integer()),
     attempts_left: Type.Optional(Type.Integer()),
   },

@@ -17,12 +17,15 @@ export function registerErrorHandling(app: FastifyInstance, options: { consoleIn
       if (error.reportable) request.log.error({ err: error }, 'request failed');
       if (error.extras.retry_after_seconds) reply.header('retry-after', String(error.extras.retry_after_seconds));
       const body = error.toReply();
-      return reply.status(error.status).send({ ...body, message: localise(error.code, cookie, body.message) });
+      const lng = languageOf(cookie);
+      const details = body.details?.map((d) => (d.rule ? { ...d, message: translate(lng, `validation.${d.rule}`, d.message) } : d));
+      return reply.status(error.status).send({ ...body, ...(details ? { details } : {}), message: localise(error.code, cookie, body.message) });
     }
     if (error.validation) {
       const details = error.validation.map((v) => ({
         field: (v.instancePath || String(v.params?.missingProperty ?? '')).replace(/^\//, '').replace(/\//g, '.') || (error.validationContext ?? 'body'),
-        message: v.message ?? 'is invalid',
+        message: translate(languageOf(cookie), v.keyword === 'required' ? 'validation.required' : 'validation.invalid', v.message ?? 'is invalid'),
+        rule: v.keyword === 'required' ? 'required' : 'invalid',
       }));
       return reply.status(400).send({ success: false, code: 'VALIDATION_FAILED', message: localise('VALIDATION_FAILED', cookie, errorMessage('VALIDATION_FAILED')), details });
     }

@@ -36,10 +36,19 @@ function lookup(dict: Dictionary | undefined, key: string): string | undefined {
   return typeof node === 'string' ? node : undefined;
 }
 
-/** The text of `key` in `lng`, else in English, else `fallback` (a key missing from en.json fails a test). */
-export function translate(lng: Language, key: string, fallback: string = key): string {
-  return lookup(dictionaries.get(lng), key) ?? lookup(dictionaries.get(FALLBACK_LANGUAGE), key) ?? fallback;
+/** The text of `key` in `lng`, else in English, else `fallback`, with {{name}} placeholders filled from `vars`. */
+export function translate(lng: Language, key: string, fallback: string = key, vars: Record<string, string | number> = {}): string {
+  const text = lookup(dictionaries.get(lng), key) ?? lookup(dictionaries.get(FALLBACK_LANGUAGE), key) ?? fallback;
+  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
 }
+
+/** Field problems a service reports; the error handler words them in the caller's language. */
+export const VALIDATION_RULES = [
+  'required', 'invalid', 'imei_invalid', 'imei_same', 'id_needs_both', 'id_number_invalid', 'not_your_product',
+  'plan_not_of_product', 'not_your_financier', 'financier_field_required', 'city_not_in_state', 'loan_terms',
+  'instalments_or_amount', 'amount_too_large', 'below_paid',
+] as const;
+export type ValidationRule = (typeof VALIDATION_RULES)[number];
 
 /** The language of a request: the i18next cookie the console sets, else English. */
 export function languageOf(cookieHeader: string | undefined): Language {

@@ -11,6 +11,7 @@ import { todayInIndia } from '@kisht/domain/format';
 import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../errors.ts';
+import type { ValidationRule } from '../../shared/messages.ts';
 import type { RequestAuth } from '../../plugins/route-config.ts';
 import type { CreateCustomerBody, CreateFinancedCustomerBody, CustomerList, CustomerListQuery, CustomerProfile, CustomerCreated, UpdateCustomerDetailsBody, UpdateRegistrationBody } from '../../contract/customers.ts';
 import type { CatalogueRepository } from '../catalogue/catalogue.repository.ts';
@@ -18,7 +19,7 @@ import type { LicensesRepository } from '../licenses/licenses.repository.ts';
 import type { CustomerRow, CustomersRepository } from './customers.repository.ts';
 import type { EmiRepository } from '../emi/emi.repository.ts';
 
-type Problem = { field: string; message: string };
+type Problem = { field: string; message: string; rule: ValidationRule };
 
 const LOAN_FIELD: Record<keyof LoanTerms, string> = {
   pricePaise: 'price_paise',
@@ -106,28 +107,28 @@ export function createCustomersService(deps: CustomersServiceDeps) {
     async create(caller: RequestAuth, body: CreateCustomerBody | CreateFinancedCustomerBody): Promise<CustomerCreated> {
       const problems: Problem[] = [];
       const imeis = [body.imei1, ...(body.imei2 ? [body.imei2] : [])];
-      if (!isValidImei(body.imei1)) problems.push({ field: 'imei1', message: 'is not a valid IMEI (check digit)' });
-      if (body.imei2 && !isValidImei(body.imei2)) problems.push({ field: 'imei2', message: 'is not a valid IMEI (check digit)' });
-      if (body.imei2 && body.imei2 === body.imei1) problems.push({ field: 'imei2', message: 'must differ from IMEI 1' });
-      if ((body.id_type === undefined) !== (body.id_number === undefined)) problems.push({ field: 'id_number', message: 'needs both the document type and its number' });
-      if (body.id_type && body.id_number && !isValidIdNumber(body.id_type, body.id_number)) problems.push({ field: 'id_number', message: `is not a valid ${body.id_type} number` });
+      if (!isValidImei(body.imei1)) problems.push({ field: 'imei1', message: 'is not a valid IMEI (check digit)', rule: 'imei_invalid' });
+      if (body.imei2 && !isValidImei(body.imei2)) problems.push({ field: 'imei2', message: 'is not a valid IMEI (check digit)', rule: 'imei_invalid' });
+      if (body.imei2 && body.imei2 === body.imei1) problems.push({ field: 'imei2', message: 'must differ from IMEI 1', rule: 'imei_same' });
+      if ((body.id_type === undefined) !== (body.id_number === undefined)) problems.push({ field: 'id_number', message: 'needs both the document type and its number', rule: 'id_needs_both' });
+      if (body.id_type && body.id_number && !isValidIdNumber(body.id_type, body.id_number)) problems.push({ field: 'id_number', message: `is not a valid ${body.id_type} number`, rule: 'id_number_invalid' });
 
       const product = await catalogue.product(caller.orgId, body.product_id);
-      if (!product) problems.push({ field: 'product_id', message: 'is not a product of your organisation' });
+      if (!product) problems.push({ field: 'product_id', message: 'is not a product of your organisation', rule: 'not_your_product' });
       if (body.plan_id !== undefined) {
         const plan = await catalogue.plan(caller.orgId, body.plan_id);
-        if (!plan || plan.product_id !== body.product_id) problems.push({ field: 'plan_id', message: 'is not a plan of this product' });
+        if (!plan || plan.product_id !== body.product_id) problems.push({ field: 'plan_id', message: 'is not a plan of this product', rule: 'plan_not_of_product' });
       }
       const reference = 'financier_reference' in body ? body.financier_reference : {};
       if (body.financier_id !== undefined) {
         const financier = await catalogue.financier(caller.orgId, body.financier_id);
-        if (!financier) problems.push({ field: 'financier_id', message: 'is not a financier of your organisation' });
+        if (!financier) problems.push({ field: 'financier_id', message: 'is not a financier of your organisation', rule: 'not_your_financier' });
         for (const field of financier?.required_fields ?? []) {
-          if (!reference[field]) problems.push({ field: `financier_reference.${field}`, message: `is required by ${financier!.name}` });
+          if (!reference[field]) problems.push({ field: `financier_reference.${field}`, message: `is required by ${financier!.name}`, rule: 'financier_field_required' });
         }
       }
       if (body.city_id !== undefined && (body.state_id === undefined || !(await catalogue.cityInState(body.city_id, body.state_id)))) {
-        problems.push({ field: 'city_id', message: 'is not a city of the chosen state' });
+        problems.push({ field: 'city_id', message: 'is not a city of the chosen state', rule: 'city_not_in_state' });
       }
 
       const terms: LoanTerms = {
@@ -145,7 +146,7 @@ export function createCustomersService(deps: CustomersServiceDeps) {
         validateLoanTerms(terms);
       } catch (error) {
         if (!(error instanceof LoanTermsError)) throw error;
-        problems.push({ field: LOAN_FIELD[error.field], message: error.message.replace(/^\w+: /, '') });
+        problems.push({ field: LOAN_FIELD[error.field], message: error.message.replace(/^\w+: /, ''), rule: 'loan_terms' });
       }
       if (problems.length > 0 || !product) throw new AppError('VALIDATION_FAILED', { details: problems });
 
@@ -197,11 +198,11 @@ export function createCustomersService(deps: CustomersServiceDeps) {
       const idType = body.id_type ?? current.id_type;
       const idNumber = body.id_number ?? current.id_number;
       if ((body.id_number !== undefined || body.id_type !== undefined) && (!idType || !idNumber || !isValidIdNumber(idType as IdType, idNumber))) {
-        problems.push({ field: 'id_number', message: `is not a valid ${idType ?? 'identity'} number` });
+        problems.push({ field: 'id_number', message: `is not a valid ${idType ?? 'identity'} number`, rule: 'id_number_invalid' });
       }
       const stateId = body.state_id !== undefined ? body.state_id : current.state_id;
       const cityId = body.city_id !== undefined ? body.city_id : current.city_id;
-      if (cityId !== null && (stateId === null || !(await catalogue.cityInState(cityId, stateId)))) problems.push({ field: 'city_id', message: 'is not a city of the chosen state' });
+      if (cityId !== null && (stateId === null || !(await catalogue.cityInState(cityId, stateId)))) problems.push({ field: 'city_id', message: 'is not a city of the chosen state', rule: 'city_not_in_state' });
       if (problems.length > 0) throw new AppError('VALIDATION_FAILED', { details: problems });
       const { customer_id: _id, id_number, first_name, last_name, address, ...rest } = body;
       await customers.update(caller.accountId, current.id, {
@@ -220,9 +221,9 @@ export function createCustomersService(deps: CustomersServiceDeps) {
       const imei1 = body.imei1 ?? current.imei1;
       const imei2 = body.imei2 !== undefined ? body.imei2 : current.imei2;
       const problems: Problem[] = [];
-      if (!isValidImei(imei1)) problems.push({ field: 'imei1', message: 'is not a valid IMEI (check digit)' });
-      if (imei2 && !isValidImei(imei2)) problems.push({ field: 'imei2', message: 'is not a valid IMEI (check digit)' });
-      if (imei2 && imei2 === imei1) problems.push({ field: 'imei2', message: 'must differ from IMEI 1' });
+      if (!isValidImei(imei1)) problems.push({ field: 'imei1', message: 'is not a valid IMEI (check digit)', rule: 'imei_invalid' });
+      if (imei2 && !isValidImei(imei2)) problems.push({ field: 'imei2', message: 'is not a valid IMEI (check digit)', rule: 'imei_invalid' });
+      if (imei2 && imei2 === imei1) problems.push({ field: 'imei2', message: 'must differ from IMEI 1', rule: 'imei_same' });
       if (problems.length > 0) throw new AppError('VALIDATION_FAILED', { details: problems });
       await db
         .transaction(async (tx) => {

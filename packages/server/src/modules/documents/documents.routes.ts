@@ -39,7 +39,7 @@ export async function documentsRoutes(app: App, opts: { documents: DocumentsServ
         else if (part.fieldname === 'customer_id') customerId = Number(part.value);
       }
       if (!customerId || !Number.isInteger(customerId) || customerId < 1 || !file) {
-        throw new AppError('VALIDATION_FAILED', { details: [{ field: customerId ? 'file' : 'customer_id', message: 'is required' }] });
+        throw new AppError('VALIDATION_FAILED', { details: [{ field: customerId ? 'file' : 'customer_id', message: 'is required', rule: 'required' }] });
       }
       return ok(request, await documents.store(authOf(request), customerId, type, file), 'DOCUMENT_SAVED');
     });

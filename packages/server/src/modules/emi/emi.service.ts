@@ -92,9 +92,9 @@ export function createEmiService(deps: EmiServiceDeps) {
         const all = await emi.instalments(customer.id, tx, true);
         const open = all.filter((i) => owed(i) > 0).sort((a, b) => (a.due_date === b.due_date ? a.number - b.number : a.due_date < b.due_date ? -1 : 1));
         const { targets, amount } = choose(open, all);
-        if (amount > MAX_PAISE) throw new AppError('PAYMENT_TOO_LARGE', { details: [{ field: 'amount_paise', message: `at most ${MAX_PAISE} paise in one payment` }] });
+        if (amount > MAX_PAISE) throw new AppError('PAYMENT_TOO_LARGE', { details: [{ field: 'amount_paise', message: `at most ${MAX_PAISE} paise in one payment`, rule: 'amount_too_large' }] });
         const { allocations, unallocatedPaise } = allocatePayment(targets.map((i) => ({ number: i.number, duePaise: owed(i) })), amount);
-        if (unallocatedPaise > 0) throw new AppError('PAYMENT_TOO_LARGE', { details: [{ field: 'amount_paise', message: `at most ${amount - unallocatedPaise} paise are due` }] });
+        if (unallocatedPaise > 0) throw new AppError('PAYMENT_TOO_LARGE', { details: [{ field: 'amount_paise', message: `at most ${amount - unallocatedPaise} paise are due`, rule: 'amount_too_large' }] });
         const byNumber = new Map(targets.map((i) => [i.number, i.id]));
         return emi.record(
           { customer_id: customer.id, account_id: caller.accountId, kind: 'payment', amount_paise: amount, reverses_id: null, method, reference: reference ?? null, note: null, created_by: caller.userId, idempotency_key: idempotencyKey ?? null },
@@ -158,7 +158,7 @@ export function createEmiService(deps: EmiServiceDeps) {
 
     payMany(caller: RequestAuth, body: PayManyBody): Promise<Receipt> {
       if (!body.instalment_ids && body.amount_paise === undefined) {
-        throw new AppError('VALIDATION_FAILED', { details: [{ field: 'instalment_ids', message: 'name the instalments or an amount' }] });
+        throw new AppError('VALIDATION_FAILED', { details: [{ field: 'instalment_ids', message: 'name the instalments or an amount', rule: 'instalments_or_amount' }] });
       }
       return pay(caller, body.customer_id, (open, all) => {
         if (body.instalment_ids?.some((id) => !all.some((i) => i.id === id))) throw new AppError('NOT_FOUND');
@@ -220,7 +220,7 @@ export function createEmiService(deps: EmiServiceDeps) {
         if (!target) throw new AppError('NOT_FOUND');
         if (owed(target) === 0) throw new AppError('NOTHING_DUE');
         if (body.amount_paise !== undefined && body.amount_paise + target.penalty_paise < target.paid_paise) {
-          throw new AppError('VALIDATION_FAILED', { details: [{ field: 'amount_paise', message: `cannot be below the ${target.paid_paise} paise already paid` }] });
+          throw new AppError('VALIDATION_FAILED', { details: [{ field: 'amount_paise', message: `cannot be below the ${target.paid_paise} paise already paid`, rule: 'below_paid' }] });
         }
         await emi.editInstalment(target.id, { ...(body.due_date ? { due_date: body.due_date } : {}), ...(body.amount_paise !== undefined ? { amount_paise: body.amount_paise } : {}) }, tx);
       });
