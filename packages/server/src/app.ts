@@ -52,6 +52,9 @@ import { createEmiService } from './modules/emi/emi.service.ts';
 import { emiRoutes } from './modules/emi/emi.routes.ts';
 import { createFileStore } from './modules/documents/file-store.ts';
 import { createDashboardRepository } from './modules/dashboard/dashboard.repository.ts';
+import { createDevicesRepository } from './modules/devices/devices.repository.ts';
+import { createDevicesService } from './modules/devices/devices.service.ts';
+import { devicesRoutes } from './modules/devices/devices.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { createDuesRepository } from './modules/dues/dues.repository.ts';
 import { createDuesService, startDuesScheduler } from './modules/dues/dues.service.ts';
@@ -144,6 +147,19 @@ export async function buildApp(config: Config, deps: AppDeps) {
   await app.register(catalogueRoutes, { catalogue });
   await app.register(customersRoutes, { customers });
   await app.register(dashboardRoutes, { dashboard: createDashboardRepository(db), catalogue });
+  const devicesService = createDevicesService({
+    db, devices: createDevicesRepository(db), customers, customerRows: customersRepository,
+    agent: {
+      publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+      component: config.AGENT_COMPONENT,
+      apkUrl: config.AGENT_APK_URL ?? `${config.PUBLIC_URL ?? `http://localhost:${config.PORT}`}/agent/kisht-agent.apk`,
+      apkChecksum: config.AGENT_APK_CHECKSUM,
+      tokenTtlHours: 24,
+      checkInSeconds: 900,
+    },
+  });
+  await app.register(devicesRoutes, { devices: devicesService });
+  broker.allowDevices?.((deviceId, password) => devicesService.checkCredentials(deviceId, password));
   await app.register(multipart);
   await app.register(documentsRoutes, {
     documents: createDocumentsService({ customers, repository: customersRepository, orgs, files: createFileStore(config.UPLOAD_DIR) }),
@@ -177,6 +193,6 @@ export async function buildApp(config: Config, deps: AppDeps) {
     if (!deps.db) await db.close();
   }
 
-  return { app, db, broker, close, services: { auth, users, signups, sessions, orgs, customers, dues } };
+  return { app, db, broker, close, services: { auth, users, signups, sessions, orgs, customers, dues, devices: devicesService } };
 }
 export type BuiltApp = Awaited<ReturnType<typeof buildApp>>;

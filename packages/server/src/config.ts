@@ -39,6 +39,9 @@ const schema = z
     SMS_WEBHOOK_URL: z.url().optional(),
     SMS_WEBHOOK_TOKEN: z.string().optional(),
     SEED_DEMO: flag.optional(),
+    AGENT_COMPONENT: z.string().min(3).default('in.kisht.agent/.AdminReceiver'),
+    AGENT_APK_URL: z.url().optional(),
+    AGENT_APK_CHECKSUM: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be the APK signature SHA-256 in base64url').default('47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU'),
     DUES_CHECK_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
     CONSOLE_DIST: z.string().default(path.join(REPO_ROOT, 'packages', 'console', 'dist')),
   });

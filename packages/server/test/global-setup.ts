@@ -1,12 +1,20 @@
 /**
- * With TEST_DATABASE_URL set, builds a migrated template database once; each test file then gets its own
- * database copied from it (CREATE DATABASE ... TEMPLATE). Without it, every file runs on in-memory PGlite.
+ * With TEST_DATABASE_URL set, builds a migrated template database once per run; each test file then
+ * gets its own database copied from it (CREATE DATABASE ... TEMPLATE). Names carry a run id, so two runs
+ * on one server (two developers, or CI beside a local run) never drop each other's databases.
+ * Without TEST_DATABASE_URL every file runs on in-memory PGlite.
  */
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 
-export const TEMPLATE_DB = 'kisht_test_template';
+declare module 'vitest' {
+  export interface ProvidedContext {
+    testDbPrefix: string;
+  }
+}
 
 export function withDatabase(url: string, name: string): string {
   const u = new URL(url);
@@ -14,22 +22,24 @@ export function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-export default async function setup() {
+export const templateOf = (prefix: string) => `${prefix}_template`;
+
+export default async function setup(project: TestProject) {
+  const prefix = `kisht_test_${randomBytes(4).toString('hex')}`;
+  project.provide('testDbPrefix', prefix);
   const url = process.env.TEST_DATABASE_URL;
   if (!url) return;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  const stale = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'kisht_test_%'`);
-  for (const row of stale.rows) await admin.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE "${TEMPLATE_DB}"`);
-  const db = await openDatabase({ databaseUrl: withDatabase(url, TEMPLATE_DB), dataDir: 'memory://' });
+  await admin.query(`CREATE DATABASE "${templateOf(prefix)}"`);
+  const db = await openDatabase({ databaseUrl: withDatabase(url, templateOf(prefix)), dataDir: 'memory://' });
   await migrate(db);
   await db.close();
   await admin.end();
   return async () => {
     const cleanup = new pg.Client({ connectionString: url });
     await cleanup.connect();
-    const rows = await cleanup.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'kisht_test_%'`);
+    const rows = await cleanup.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${prefix}%`]);
     for (const row of rows.rows) await cleanup.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
     await cleanup.end();
   };

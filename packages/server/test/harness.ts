@@ -12,7 +12,8 @@ import { loadConfig, type Limits } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { seedDemo, DEMO_USERS } from '../src/db/seed.ts';
 import type { SmsProvider } from '../src/providers/sms/sms-provider.ts';
-import { TEMPLATE_DB, withDatabase } from './global-setup.ts';
+import { inject } from 'vitest';
+import { templateOf, withDatabase } from './global-setup.ts';
 
 export const RAVI = DEMO_USERS[0].mobile;
 export const SUNITA = DEMO_USERS[1].mobile;
@@ -34,10 +35,11 @@ async function freshDatabase(): Promise<{ db: Database; drop: () => Promise<void
     const db = await openDatabase({ dataDir: 'memory://' });
     return { db, drop: async () => undefined };
   }
-  const name = `kisht_test_${randomBytes(6).toString('hex')}`;
+  const prefix = inject('testDbPrefix');
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${TEMPLATE_DB}"`);
+  await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${templateOf(prefix)}"`);
   await admin.end();
   const db = await openDatabase({ databaseUrl: withDatabase(url, name), dataDir: 'memory://' });
   return {

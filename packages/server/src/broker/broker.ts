@@ -9,6 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import { createHmac } from 'node:crypto';
 import { Aedes } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
+import { commandTopic, deviceIdOf, eventTopic } from '../modules/devices/topics.ts';
 
 export interface BrokerStatus {
   ok: boolean;
@@ -21,6 +22,8 @@ export interface Broker {
   status(): BrokerStatus;
   /** Hands a WebSocket stream to the embedded broker; undefined for an external broker. */
   handleWebSocket?: (stream: Duplex, request: IncomingMessage) => void;
+  /** Lets phones in with their own credentials (embedded broker; Mosquitto uses its own ACL file). */
+  allowDevices?: (check: (deviceId: string, password: string) => Promise<boolean>) => void;
   close(): Promise<void>;
 }
 
@@ -73,12 +76,40 @@ export async function startBroker(options: BrokerOptions): Promise<Broker> {
 
   const password = serverPassword(options.secret);
   const aedes = await Aedes.createBroker({ drainTimeout: 30_000 });
-  // Default deny: only the server's own client may connect until devices get their credentials.
-  aedes.authenticate = (_client, username, pass, done) => {
-    const ok = username === SERVER_USERNAME && pass?.toString() === password;
-    if (ok) return done(null, true);
-    const error = Object.assign(new Error('Bad username or password'), { returnCode: 4 });
-    return done(error as never, false);
+  let checkDevice: ((deviceId: string, password: string) => Promise<boolean>) | null = null;
+  // Which device each connection belongs to; the server's own connection maps to null.
+  const deviceOf = new WeakMap<object, string | null>();
+  const refuse = (done: (error: never, ok: boolean) => void) => done(Object.assign(new Error('Bad username or password'), { returnCode: 4 }) as never, false);
+  // Default deny: the server's own client, and devices with their own credentials once allowed.
+  aedes.authenticate = (client, username, pass, done) => {
+    if (username === SERVER_USERNAME && pass?.toString() === password) {
+      deviceOf.set(client, null);
+      return done(null, true);
+    }
+    const deviceId = deviceIdOf(username);
+    if (!deviceId || !checkDevice || !pass) return refuse(done);
+    checkDevice(deviceId, pass.toString()).then(
+      (ok) => {
+        if (!ok) return refuse(done);
+        deviceOf.set(client, deviceId);
+        return done(null, true);
+      },
+      () => refuse(done),
+    );
+  };
+  // A device may read only its own command topic and write only its own event topic.
+  aedes.authorizeSubscribe = (client, subscription, done) => {
+    const deviceId = client ? deviceOf.get(client) : undefined;
+    if (deviceId === null) return done(null, subscription);
+    if (deviceId && subscription.topic === commandTopic(deviceId)) return done(null, subscription);
+    return done(null, null); // refused with a SUBACK failure code, the connection stays
+  };
+  aedes.authorizePublish = (client, packet, done) => {
+    const deviceId = client ? deviceOf.get(client) : undefined;
+    if (packet.topic.startsWith('$SYS')) return done(new Error('$SYS is reserved'));
+    if (deviceId === null) return done(null);
+    if (deviceId && packet.topic === eventTopic(deviceId)) return done(null);
+    return done(new Error('publish not allowed'));
   };
   const tcp = net.createServer((socket) => aedes.handle(socket));
   await new Promise<void>((resolve, reject) => {
@@ -97,6 +128,9 @@ export async function startBroker(options: BrokerOptions): Promise<Broker> {
     client,
     status: () => ({ ok: client.connected && !aedes.closed, mode: 'embedded', url: `mqtt://${options.host}:${port}` }),
     handleWebSocket: (stream, request) => aedes.handle(stream, request),
+    allowDevices: (check) => {
+      checkDevice = check;
+    },
     async close() {
       await client.endAsync(true);
       await new Promise<void>((resolve) => aedes.close(() => resolve()));

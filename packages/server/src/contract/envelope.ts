@@ -31,6 +31,7 @@ export const ERROR_CODES = [
   'ALREADY_REVERSED',
   'FEATURE_OFF',
   'UNSUPPORTED_FILE',
+  'ENROLMENT_INVALID',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,0 +1,107 @@
+/** Device enrolment from the EMM QR, and the broker letting each phone use only its own topics. */
+import mqtt from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withImeiCheckDigit } from '@kisht/domain/imei';
+import { addDays } from '@kisht/domain/calendar';
+import { todayInIndia } from '@kisht/domain/format';
+import { startTestApp, RAVI, MEENA, type TestApp } from './harness.ts';
+
+let t: TestApp;
+let ravi: string;
+let seq = 1;
+const today = todayInIndia();
+
+beforeAll(async () => {
+  t = await startTestApp({ limits: { otpSendsPerMobilePerHour: 100, otpSendsPerIpPerHour: 1000 } });
+  ravi = (await t.signIn(RAVI)).token;
+});
+afterAll(() => t.stop());
+
+async function enrolCustomer(token = ravi) {
+  const products = (await t.get('/api/products', { token })).json().data as Array<{ id: number; product_type: number }>;
+  const res = await t.post('/api/customer', {
+    first_name: 'Device', last_name: `Owner${seq}`, mobile: '+919812300099', device_brand: 'Samsung', device_model: 'A05',
+    imei1: withImeiCheckDigit(`3566666666${String(seq++).padStart(4, '0')}`), provisioning_type: 0,
+    product_id: products.find((p) => p.product_type === 0)!.id, price_paise: 300_000, down_payment_paise: 0, annual_rate_bps: 0,
+    interest_method: 'flat', tenure_months: 3, start_date: today, first_due_date: addDays(today, 30),
+  }, { token });
+  return res.json().data.customer as { id: number; imei1: string };
+}
+
+async function qrToken(customerId: number, token = ravi): Promise<string> {
+  const res = await t.get(`/api/customer/generate_emm_code?customer_id=${customerId}`, { token });
+  expect(res.statusCode, res.body).toBe(200);
+  const payload = JSON.parse(res.json().data.qr_payload);
+  expect(payload['android.app.extra.PROVISIONING_DEVICE_ADMIN_COMPONENT_NAME']).toBeTruthy();
+  return payload['android.app.extra.PROVISIONING_ADMIN_EXTRAS_BUNDLE']['kisht.token'];
+}
+
+const enrolDevice = (body: Record<string, unknown>) => t.post('/api/device/enrol', body, { emm: false });
+
+function connect(username: string, password: string): Promise<mqtt.MqttClient> {
+  return new Promise((resolve, reject) => {
+    const client = mqtt.connect(t.broker.status().url.replace('0.0.0.0', '127.0.0.1'), { username, password, reconnectPeriod: 0, connectTimeout: 3000 });
+    client.once('connect', () => resolve(client));
+    client.once('error', (error) => {
+      client.end(true);
+      reject(error);
+    });
+  });
+}
+
+describe('device enrolment', () => {
+  it('gives the phone its own credentials once, and the customer becomes Install (1)', async () => {
+    const c = await enrolCustomer();
+    const token = await qrToken(c.id);
+    const res = await enrolDevice({ token, imei1: c.imei1, serial_number: 'R58N12345' });
+    expect(res.statusCode).toBe(200);
+    const device = res.json().data;
+    expect(device.mqtt.command_topic).toBe(`kisht/v1/d/${device.device_id}/cmd`);
+    expect((await t.get(`/api/country/getCustomerProfile?customer_id=${c.id}`, { token: ravi })).json().data.install_status).toBe(1);
+    // The token works once.
+    expect((await enrolDevice({ token, imei1: c.imei1 })).json().code).toBe('ENROLMENT_INVALID');
+  });
+
+  it('refuses another phone, an expired token and a forged one alike', async () => {
+    const c = await enrolCustomer();
+    const token = await qrToken(c.id);
+    const other = withImeiCheckDigit('35999999999999');
+    expect((await enrolDevice({ token, imei1: other })).json().code).toBe('ENROLMENT_INVALID');
+    await t.db.query(`UPDATE enrolment_tokens SET expires_at = now() - interval '1 minute' WHERE customer_id = $1`, [c.id]);
+    expect((await enrolDevice({ token: await qrToken(c.id).then(async (fresh) => { await t.db.query(`UPDATE enrolment_tokens SET expires_at = now() - interval '1 minute'`); return fresh; }), imei1: c.imei1 })).json().code).toBe('ENROLMENT_INVALID');
+    expect((await enrolDevice({ token: 'A'.repeat(43), imei1: c.imei1 })).json().code).toBe('ENROLMENT_INVALID');
+  });
+
+  it("keeps the QR of a customer to the customer's own network", async () => {
+    const c = await enrolCustomer();
+    const meena = (await t.signIn(MEENA)).token;
+    expect((await t.get(`/api/customer/generate_emm_code?customer_id=${c.id}`, { token: meena })).statusCode).toBe(404);
+  });
+});
+
+describe('the broker', () => {
+  it('lets a phone in with its own credentials, onto its own topics only', async () => {
+    if (process.env.TEST_MQTT_URL) return; // the ACL of an external broker is its own configuration (docs/device-protocol.md)
+    const a = await enrolCustomer();
+    const b = await enrolCustomer();
+    const devA = (await enrolDevice({ token: await qrToken(a.id), imei1: a.imei1 })).json().data;
+    const devB = (await enrolDevice({ token: await qrToken(b.id), imei1: b.imei1 })).json().data;
+    await expect(connect(devA.mqtt.username, 'wrong-password')).rejects.toThrow();
+    const phoneA = await connect(devA.mqtt.username, devA.mqtt.password);
+    const granted = await phoneA.subscribeAsync(devA.mqtt.command_topic, { qos: 1 });
+    expect(granted[0]!.qos).toBe(1);
+    // Another phone's topic is refused with a failure code (128); the connection itself stays up.
+    await expect(phoneA.subscribeAsync(devB.mqtt.command_topic, { qos: 1 })).rejects.toThrow(/Subscribe error/);
+    expect(phoneA.connected).toBe(true);
+    // A command published by the server on A's topic reaches A.
+    const received = new Promise<string>((resolve) => phoneA.once('message', (_topic, payload) => resolve(payload.toString())));
+    await t.broker.client.publishAsync(devA.mqtt.command_topic, JSON.stringify({ v: 1, type: 'ping' }), { qos: 1 });
+    expect(JSON.parse(await received)).toEqual({ v: 1, type: 'ping' });
+    // A's events are accepted; writing on B's topic drops A's connection.
+    await phoneA.publishAsync(devA.mqtt.event_topic, 'hello', { qos: 1 });
+    const closed = new Promise((resolve) => phoneA.once('close', () => resolve(null)));
+    phoneA.publish(devB.mqtt.event_topic, 'spoof', { qos: 1 });
+    await closed;
+    phoneA.end(true);
+  });
+});
