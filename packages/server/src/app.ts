@@ -157,6 +157,14 @@ export async function buildApp(config: Config, deps: AppDeps) {
       tokenTtlHours: 24,
       checkInSeconds: 900,
     },
+    publish: async (topic, message) => {
+      await broker.client.publishAsync(topic, message, { qos: 1 });
+    },
+  });
+  // Phones report on their own event topics; one shared subscription carries them to the service.
+  await broker.client.subscribeAsync('kisht/v1/d/+/evt', { qos: 1 });
+  broker.client.on('message', (topic, payload) => {
+    devicesService.onDeviceEvent(topic, payload.toString()).catch((error: unknown) => app.log.error({ err: error }, 'device event failed'));
   });
   await app.register(devicesRoutes, { devices: devicesService });
   broker.allowDevices?.((deviceId, password) => devicesService.checkCredentials(deviceId, password));

@@ -113,6 +113,7 @@ describe('public pages and documents', () => {
       '/api/customer/update_customer_detailsV3', '/api/customer/customerRegistrationByKegenUpdateV3', '/api/emi/send_penalty',
       '/api/emi/update_emi_details', '/api/emi/add_emi_details', '/api/emi/send_emialert', '/api/emi/emi_alerts', '/api/user/license_balance',
       '/api/emi/payments', '/api/customer/generate_emm_code', '/api/customer/get_customers_qrCode', '/api/device/enrol',
+      '/api/device/lock', '/api/device/unlock', '/api/device/commands',
     ];
     for (const p of expected) expect(documented, p).toContain(p);
     for (const [p, item] of Object.entries(doc.paths as Record<string, Record<string, { responses?: object }>>)) {

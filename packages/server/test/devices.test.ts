@@ -105,3 +105,47 @@ describe('the broker', () => {
     phoneA.end(true);
   });
 });
+
+describe('lock and unlock', () => {
+  it('go to the phone as numbered commands; the customer shows Locked only when the phone confirms', async () => {
+    const c = await enrolCustomer();
+    const dev = (await enrolDevice({ token: await qrToken(c.id), imei1: c.imei1 })).json().data;
+    const phone = await connect(dev.mqtt.username, dev.mqtt.password);
+    await phone.subscribeAsync(dev.mqtt.command_topic, { qos: 1 });
+    const arrived = new Promise<Record<string, unknown>>((resolve) => phone.once('message', (_t, p) => resolve(JSON.parse(p.toString()))));
+
+    const first = await t.post('/api/device/lock', { customer_id: c.id }, { token: ravi });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().data).toMatchObject({ type: 'lock', seq: 1, state: 'sent' });
+    // A double tap makes no second command.
+    expect((await t.post('/api/device/lock', { customer_id: c.id }, { token: ravi })).json().data.id).toBe(first.json().data.id);
+    const command = await arrived;
+    expect(command).toMatchObject({ v: 1, id: first.json().data.id, seq: 1, type: 'lock', sig: expect.any(String) });
+    expect((await t.get(`/api/country/getCustomerProfile?customer_id=${c.id}`, { token: ravi })).json().data.lock_status).toBe(0);
+
+    await phone.publishAsync(dev.mqtt.event_topic, JSON.stringify({ v: 1, id: command.id, state: 'delivered' }), { qos: 1 });
+    await phone.publishAsync(dev.mqtt.event_topic, JSON.stringify({ v: 1, id: command.id, state: 'done', result: { locked: true } }), { qos: 1 });
+    await expect.poll(async () => (await t.get(`/api/country/getCustomerProfile?customer_id=${c.id}`, { token: ravi })).json().data.lock_status).toBe(1);
+    const history = (await t.get(`/api/device/commands?customer_id=${c.id}`, { token: ravi })).json().data;
+    expect(history[0]).toMatchObject({ state: 'done', result: { locked: true } });
+    expect(history[0].delivered_at).not.toBeNull();
+
+    // A repeated or late report changes nothing; a locked phone offers unlock, not lock.
+    await phone.publishAsync(dev.mqtt.event_topic, JSON.stringify({ v: 1, id: command.id, state: 'delivered' }), { qos: 1 });
+    expect((await t.get(`/api/device/commands?customer_id=${c.id}`, { token: ravi })).json().data[0].state).toBe('done');
+    expect((await t.post('/api/device/lock', { customer_id: c.id }, { token: ravi })).statusCode).toBe(403);
+    const unlock = await t.post('/api/device/unlock', { customer_id: c.id }, { token: ravi });
+    expect(unlock.json().data).toMatchObject({ type: 'unlock', seq: 2 });
+    phone.end(true);
+  });
+
+  it("is refused without the retailer's lock switches, and for another network's customer", async () => {
+    const c = await enrolCustomer();
+    await enrolDevice({ token: await qrToken(c.id), imei1: c.imei1 });
+    const meena = (await t.signIn(MEENA)).token;
+    expect((await t.post('/api/device/lock', { customer_id: c.id }, { token: meena })).statusCode).toBe(404);
+    await t.db.query(`UPDATE users SET lock_access = lock_access || '{"lock": "0"}' WHERE mobile = $1`, [RAVI]);
+    expect((await t.post('/api/device/lock', { customer_id: c.id }, { token: ravi })).json().code).toBe('ACCESS_DENIED');
+    await t.db.query(`UPDATE users SET lock_access = lock_access || '{"lock": "1"}' WHERE mobile = $1`, [RAVI]);
+  });
+});

@@ -32,3 +32,19 @@ export const DeviceEnrolled = Type.Object({
   check_in_seconds: Type.Integer(),
 });
 export type DeviceEnrolled = Static<typeof DeviceEnrolled>;
+
+export const CommandBody = Type.Object({ customer_id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false });
+export type CommandBody = Static<typeof CommandBody>;
+
+export const DeviceCommand = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  seq: Type.Integer(),
+  type: Type.String(),
+  state: Type.String(),
+  result: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  created_at: Type.String(),
+  sent_at: Type.Union([Type.String(), Type.Null()]),
+  delivered_at: Type.Union([Type.String(), Type.Null()]),
+  finished_at: Type.Union([Type.String(), Type.Null()]),
+});
+export type DeviceCommand = Static<typeof DeviceCommand>;

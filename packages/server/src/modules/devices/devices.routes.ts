@@ -1,7 +1,8 @@
 /** generate_emm_code and get_customers_qrCode for the retailer; /api/device/enrol for the phone. */
 import type { App } from '../../shared/types.ts';
 import { ErrorReply, Ok } from '../../contract/envelope.ts';
-import { DeviceEnrolBody, DeviceEnrolled, EmmCode, EmmCodeQuery } from '../../contract/devices.ts';
+import { Type } from 'typebox';
+import { CommandBody, DeviceCommand, DeviceEnrolBody, DeviceEnrolled, EmmCode, EmmCodeQuery } from '../../contract/devices.ts';
 import { ok } from '../../shared/reply.ts';
 import { authOf } from '../../plugins/route-config.ts';
 import type { DevicesService } from './devices.service.ts';
@@ -15,6 +16,16 @@ export async function devicesRoutes(app: App, opts: { devices: DevicesService })
       schema: { tags: ['devices'], security: [{ bearer: [] }], summary: 'The EMM provisioning QR for a customer\'s phone (a fresh single-use token)', querystring: EmmCodeQuery, response: { 200: Ok(EmmCode), ...errors } },
     }, async (request) => ok(request, await devices.emmCode(authOf(request), request.query.customer_id)));
   }
+
+  for (const type of ['lock', 'unlock'] as const) {
+    app.post(`/api/device/${type}`, {
+      schema: { tags: ['devices'], security: [{ bearer: [] }], summary: `${type === 'lock' ? 'Lock' : 'Unlock'} the customer's phone (the status changes when the phone confirms)`, body: CommandBody, response: { 200: Ok(DeviceCommand), ...errors } },
+    }, async (request) => ok(request, await devices.command(authOf(request), request.body.customer_id, type)));
+  }
+
+  app.get('/api/device/commands', {
+    schema: { tags: ['devices'], security: [{ bearer: [] }], summary: "The customer's device commands and their state, newest first", querystring: EmmCodeQuery, response: { 200: Ok(Type.Array(DeviceCommand)), ...errors } },
+  }, async (request) => ok(request, await devices.commands(authOf(request), request.query.customer_id)));
 
   app.post('/api/device/enrol', {
     config: { public: true, skipEmm: true },
