@@ -1,7 +1,7 @@
 /** Products, plans, brands, financiers and places: what the add-customer form chooses from. */
 import { Type, type Static } from 'typebox';
+import { Nullable } from './envelope.ts';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
 export const Product = Type.Object({ id: Type.Integer(), product_type: Type.Integer(), name: Type.String() });
 export const Plan = Type.Object({

@@ -1,11 +1,11 @@
 /** Customers: the enrolment form, the list, the profile. Identity numbers only ever leave masked. */
 import { Type, type Static } from 'typebox';
+import { Nullable } from './envelope.ts';
 import { CUSTOMER_STATUS_FILTERS } from '@kisht/domain/customer-status';
 import { ID_TYPES, type IdType } from '@kisht/domain/identity';
 import type { InterestMethod } from '@kisht/domain/emi';
 import { Mobile } from './auth.ts';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Name = Type.String({ minLength: 1, maxLength: 60 });
 /** Rs 1 crore: far above any phone, and keeps every amount and sum inside the integer columns. */
 export const MAX_PAISE = 1_000_000_000;

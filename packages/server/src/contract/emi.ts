@@ -1,8 +1,8 @@
 /** Instalments, payments (an append-only ledger with receipts) and upcoming dues. */
 import { Type, type Static } from 'typebox';
+import { Nullable } from './envelope.ts';
 import { IsoDate, MAX_PAISE } from './customers.ts';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const CustomerId = Type.Integer({ minimum: 1 });
 export const PAYMENT_METHODS = ['cash', 'upi', 'card', 'bank', 'cheque', 'other'] as const;
 const Method = Type.Unsafe<(typeof PAYMENT_METHODS)[number]>({ type: 'string', enum: [...PAYMENT_METHODS] });

@@ -56,3 +56,6 @@ export function Ok<T extends TSchema>(data: T) {
 export type OkReply<T> = { success: true; message: string; data: T };
 
 export const Empty = Type.Object({});
+
+/** A value or null. */
+export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);

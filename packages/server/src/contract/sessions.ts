@@ -1,7 +1,7 @@
 /** The retailer's own sessions. */
 import { Type, type Static } from 'typebox';
+import { Nullable } from './envelope.ts';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
 export const SessionItem = Type.Object({
   id: Type.String({ format: 'uuid' }),

@@ -7,8 +7,8 @@ import type { App } from '../../shared/types.ts';
 import { Mobile } from '../../contract/auth.ts';
 import type { SmsOutboxRepository } from './sms-outbox.repository.ts';
 import { AppError } from '../../errors.ts';
+import { isFromThisMachine } from '../../shared/loopback.ts';
 
-const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
 export async function devRoutes(app: App, opts: { outbox: SmsOutboxRepository }) {
   app.get('/api/dev/outbox', {
@@ -26,7 +26,7 @@ export async function devRoutes(app: App, opts: { outbox: SmsOutboxRepository })
       },
     },
   }, async (request) => {
-    if (!LOOPBACK.test(request.socket.remoteAddress ?? '')) throw new AppError('ROUTE_NOT_FOUND');
+    if (!isFromThisMachine(request)) throw new AppError('ROUTE_NOT_FOUND');
     const rows = await opts.outbox.latest(request.query.to, request.query.limit);
     return { success: true as const, message: 'Success', data: rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })) };
   });

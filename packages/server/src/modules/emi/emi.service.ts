@@ -111,6 +111,24 @@ export function createEmiService(deps: EmiServiceDeps) {
     return receipt(caller, paymentId);
   }
 
+  async function details(caller: RequestAuth, customerId: number): Promise<EmiDetails> {
+    const customer = await customers.visible(caller, customerId);
+    const day = today();
+    const instalments = (await emi.instalments(customer.id)).map((i) => toInstalmentView(i, day));
+    const sum = (f: (i: InstalmentView) => number) => instalments.reduce((s, i) => s + f(i), 0);
+    return {
+      customer_id: customer.id,
+      emi_paise: customer.emi_paise,
+      instalments,
+      totals: {
+        payable_paise: sum((i) => i.amount_paise + i.penalty_paise),
+        paid_paise: sum((i) => i.paid_paise),
+        outstanding_paise: sum((i) => i.outstanding_paise),
+        overdue_paise: sum((i) => (i.status === 'overdue' ? i.outstanding_paise : 0)),
+      },
+    };
+  }
+
   /** Runs a change to a loan's money with the loan locked; a completed loan that owes again is reopened. */
   async function changeLoan<T>(customerId: number, work: (tx: Queryable, instalments: InstalmentRow[]) => Promise<T>): Promise<T> {
     return db
@@ -129,23 +147,7 @@ export function createEmiService(deps: EmiServiceDeps) {
   return {
     receipt,
 
-    async details(caller: RequestAuth, customerId: number): Promise<EmiDetails> {
-      const customer = await customers.visible(caller, customerId);
-      const day = today();
-      const instalments = (await emi.instalments(customer.id)).map((i) => toInstalmentView(i, day));
-      const sum = (f: (i: InstalmentView) => number) => instalments.reduce((s, i) => s + f(i), 0);
-      return {
-        customer_id: customer.id,
-        emi_paise: customer.emi_paise,
-        instalments,
-        totals: {
-          payable_paise: sum((i) => i.amount_paise + i.penalty_paise),
-          paid_paise: sum((i) => i.paid_paise),
-          outstanding_paise: sum((i) => i.outstanding_paise),
-          overdue_paise: sum((i) => (i.status === 'overdue' ? i.outstanding_paise : 0)),
-        },
-      };
-    },
+    details,
 
     payOne(caller: RequestAuth, body: PayOneBody): Promise<Receipt> {
       return pay(caller, body.customer_id, (open, all) => {
@@ -209,7 +211,7 @@ export function createEmiService(deps: EmiServiceDeps) {
         if (owed(target) === 0) throw new AppError('NOTHING_DUE');
         await emi.addPenalty({ customer_id: customer.id, instalment_id: target.id, account_id: caller.accountId, amount_paise: body.amount_paise, reason: body.reason, created_by: caller.userId }, tx);
       });
-      return this.details(caller, customer.id);
+      return details(caller, customer.id);
     },
 
     /** Moves the due date or changes the amount of an instalment that is not fully paid; never below what was paid. */
@@ -224,7 +226,7 @@ export function createEmiService(deps: EmiServiceDeps) {
         }
         await emi.editInstalment(target.id, { ...(body.due_date ? { due_date: body.due_date } : {}), ...(body.amount_paise !== undefined ? { amount_paise: body.amount_paise } : {}) }, tx);
       });
-      return this.details(caller, customer.id);
+      return details(caller, customer.id);
     },
 
     async addInstalment(caller: RequestAuth, body: AddInstalmentBody): Promise<EmiDetails> {
@@ -232,7 +234,7 @@ export function createEmiService(deps: EmiServiceDeps) {
       await changeLoan(customer.id, async (tx) => {
         await emi.addInstalment(customer.id, caller.accountId, body.due_date, body.amount_paise, tx);
       });
-      return this.details(caller, customer.id);
+      return details(caller, customer.id);
     },
 
     /** Records an EMI alert for the customer's phone; the device channel delivers queued alerts. */

@@ -9,9 +9,9 @@ import type { App } from '../../shared/types.ts';
 import type { Database } from '../../db/database.ts';
 import { ErrorReply } from '../../contract/envelope.ts';
 import { AppError } from '../../errors.ts';
+import { isFromThisMachine } from '../../shared/loopback.ts';
 import { runOperatorCommand } from './operator.service.ts';
 
-const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
 export async function operatorRoutes(app: App, opts: { db: Database; operatorKey: string }) {
   const expected = Buffer.from(opts.operatorKey);
@@ -26,7 +26,7 @@ export async function operatorRoutes(app: App, opts: { db: Database; operatorKey
     },
   }, async (request) => {
     const given = Buffer.from(request.headers['x-operator-key']);
-    const local = LOOPBACK.test(request.socket.remoteAddress ?? '');
+    const local = isFromThisMachine(request);
     if (!local || given.length !== expected.length || !timingSafeEqual(given, expected)) throw new AppError('ROUTE_NOT_FOUND');
     const lines: string[] = [];
     const code = await runOperatorCommand(opts.db, request.body.args, (line) => lines.push(line));
