@@ -1,39 +1,13 @@
 /** The navigation drawer of the signed-in console. */
-import type { ReactNode } from 'react';
 import { NavLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../shared/ui/dialog.tsx';
-import {
-  AddUserIcon,
-  CalendarIcon,
-  DevicesIcon,
-  DocumentIcon,
-  HelpIcon,
-  HomeIcon,
-  LanguageIcon,
-  LogoutIcon,
-  SupportIcon,
-  TagIcon,
-  UsersIcon,
-} from '../../../shared/ui/icons.tsx';
 import { useAppDispatch, useAppSelector } from '../../../shared/state/hooks.ts';
 import { setDrawerOpen } from '../../../shared/state/main-slice.ts';
 import { useSignOut } from '../../../shared/auth/use-sign-out.ts';
-import { ROUTES } from '../../../shared/routes.ts';
+import { LogoutIcon } from '../../../shared/ui/icons.tsx';
+import { NAV_ITEMS } from './nav-items.tsx';
 
-const ITEMS: { to: string; label: string; icon: ReactNode }[] = [
-  { to: ROUTES.dashboard, label: 'nav.dashboard', icon: <HomeIcon /> },
-  { to: ROUTES.customer_list, label: 'nav.customers', icon: <UsersIcon /> },
-  { to: ROUTES.add_customer, label: 'nav.addCustomer', icon: <AddUserIcon /> },
-  { to: ROUTES.up_coming_emi, label: 'nav.upcomingEmi', icon: <CalendarIcon /> },
-  { to: ROUTES.sessions, label: 'nav.sessions', icon: <DevicesIcon /> },
-  { to: ROUTES.language, label: 'nav.language', icon: <LanguageIcon /> },
-  { to: ROUTES.help, label: 'nav.help', icon: <HelpIcon /> },
-  { to: ROUTES.support, label: 'nav.support', icon: <SupportIcon /> },
-  { to: ROUTES.privacy_policy, label: 'nav.privacyPolicy', icon: <DocumentIcon /> },
-  { to: ROUTES.refund_policy, label: 'nav.refundPolicy', icon: <DocumentIcon /> },
-  { to: ROUTES.pricing, label: 'nav.pricing', icon: <TagIcon /> },
-];
 
 export function AppDrawer({ heading, subheading }: { heading: string; subheading?: string | null }) {
   const { t } = useTranslation();
@@ -49,7 +23,7 @@ export function AppDrawer({ heading, subheading }: { heading: string; subheading
       </div>
       <nav aria-label={t('nav.menu')}>
         <ul className="nav-list">
-          {ITEMS.map((item) => (
+          {NAV_ITEMS.map((item) => (
             <li key={item.to}>
               <NavLink to={item.to} className="nav-list__item" onClick={close}>
                 {item.icon}

@@ -1,25 +1,14 @@
 /** The dashboard: a welcome card, the network's figures and charts, and quick links. */
-import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useGetDetailsQuery } from '../../../shared/auth/session-api.ts';
 import { Page } from '../../../shared/ui/page.tsx';
 import { Skeleton, SKELETON_LARGE, SKELETON_SMALL } from '../../../shared/ui/skeleton.tsx';
-import { AddUserIcon, CalendarIcon, DevicesIcon, HelpIcon, LanguageIcon, SupportIcon, TagIcon, UsersIcon } from '../../../shared/ui/icons.tsx';
-import { ROUTES } from '../../../shared/routes.ts';
 import { DashboardStatsSection } from './dashboard-stats.tsx';
+import { NAV_ITEMS } from './nav-items.tsx';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 
-const QUICK_LINKS: { to: string; label: string; icon: ReactNode }[] = [
-  { to: ROUTES.customer_list, label: 'nav.customers', icon: <UsersIcon /> },
-  { to: ROUTES.add_customer, label: 'nav.addCustomer', icon: <AddUserIcon /> },
-  { to: ROUTES.up_coming_emi, label: 'nav.upcomingEmi', icon: <CalendarIcon /> },
-  { to: ROUTES.sessions, label: 'nav.sessions', icon: <DevicesIcon /> },
-  { to: ROUTES.language, label: 'nav.language', icon: <LanguageIcon /> },
-  { to: ROUTES.help, label: 'nav.help', icon: <HelpIcon /> },
-  { to: ROUTES.support, label: 'nav.support', icon: <SupportIcon /> },
-  { to: ROUTES.pricing, label: 'nav.pricing', icon: <TagIcon /> },
-];
+const QUICK_LINKS = NAV_ITEMS.filter((item) => item.quick);
 
 export function DashboardScreen() {
   const { t } = useTranslation();
