@@ -4,12 +4,22 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'domain', include: ['packages/domain/src/**/*.test.ts'], environment: 'node' } },
+      { test: { name: 'domain', include: ['packages/domain/src/**/*.test.ts', 'packages/protocol/src/**/*.test.ts'], environment: 'node' } },
       { test: { name: 'console', include: ['packages/console/src/**/*.test.ts', 'packages/locales/**/*.test.ts'], environment: 'node' } },
       {
         test: {
           name: 'server',
           include: ['packages/server/{src,test}/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['packages/server/test/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'agent',
+          include: ['packages/agent/test/**/*.test.ts', 'packages/agent/src/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['packages/server/test/global-setup.ts'],
           testTimeout: 30_000,

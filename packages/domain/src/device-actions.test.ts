@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PROVISIONING_TYPE } from './constants.ts';
-import { DEVICE_ACTIONS, isActionAllowed, offeredActions, type DeviceAction, type ProvisioningType } from './device-actions.ts';
+import { PRODUCT_TYPE, PROVISIONING_TYPE } from './constants.ts';
+import { DEVICE_ACTIONS, PLAN_ACTIONS, isActionAllowed, isDeviceActionAllowed, offeredActions, type DeviceAction, type ProvisioningType } from './device-actions.ts';
 
 const { DPC, AMAPI, LINKFL, APPLE } = PROVISIONING_TYPE;
 const TYPES: ProvisioningType[] = [DPC, AMAPI, LINKFL, APPLE];
@@ -70,6 +70,37 @@ describe('offered device actions (spec section 6)', () => {
           expect(isActionAllowed(action, { provisioningType, locked })).toBe(false);
         }
       }
+    }
+  });
+});
+
+describe('the plan rule', () => {
+  const base = { locked: false, allowList: null };
+  it('offers the anti-theft actions only on anti-theft plans, locked or not', () => {
+    for (const productType of Object.values(PRODUCT_TYPE)) {
+      for (const locked of [false, true]) {
+        const context = { ...base, locked, provisioningType: PROVISIONING_TYPE.DPC, productType };
+        const antiTheft = productType === PRODUCT_TYPE.ANTI_THEFT || productType === PRODUCT_TYPE.DPC_ANTITHEFT;
+        expect(isDeviceActionAllowed('antitheft_lost_mode', context)).toBe(antiTheft);
+        expect(isDeviceActionAllowed('uninstall_antitheft', context)).toBe(antiTheft);
+      }
+    }
+  });
+
+  it('offers one-app mode to unlocked Apple phones and SIM lock to unlocked DPC phones', () => {
+    for (const provisioningType of Object.values(PROVISIONING_TYPE)) {
+      for (const locked of [false, true]) {
+        const context = { ...base, locked, provisioningType, productType: PRODUCT_TYPE.DPC };
+        expect(isDeviceActionAllowed('install_apple_onemodapp', context)).toBe(!locked && provisioningType === PROVISIONING_TYPE.APPLE);
+        expect(isDeviceActionAllowed('sim_lock_unlock', context)).toBe(!locked && provisioningType === PROVISIONING_TYPE.DPC);
+      }
+    }
+  });
+
+  it('leaves the section 6 actions to the matrix', () => {
+    const context = { ...base, provisioningType: PROVISIONING_TYPE.LINKFL, productType: PRODUCT_TYPE.LINKFL };
+    for (const action of DEVICE_ACTIONS.filter((a) => !(PLAN_ACTIONS as readonly string[]).includes(a))) {
+      expect(isDeviceActionAllowed(action, context)).toBe(isActionAllowed(action, context));
     }
   });
 });

@@ -11,7 +11,7 @@
  * - Actions tied to a plan or a platform (anti-theft lost mode and uninstall, Apple one-app mode,
  *   SIM lock) are not in the section's matrix; they are offered by their own plan rules elsewhere.
  */
-import { PROVISIONING_TYPE } from './constants.ts';
+import { PRODUCT_TYPE, PROVISIONING_TYPE } from './constants.ts';
 
 export const DEVICE_ACTIONS = [
   'lock', 'app_lock', 'wallpaper', 'camera_lock', 'usb_debugging', 'tracking', 'sim_tracking_online', 'sim_tracking_offline',
@@ -109,4 +109,31 @@ export function isActionAllowed(action: DeviceAction, context: ActionContext): b
   if (action === 'unlock') return context.locked && offered.main.includes('lock');
   if (action === 'lock' && context.locked) return false;
   return offered.main.includes(action) || offered.info.includes(action);
+}
+
+/** Actions outside the section 6 matrix, offered by plan and platform. */
+export const PLAN_ACTIONS = ['uninstall_antitheft', 'antitheft_lost_mode', 'install_apple_onemodapp', 'sim_lock_unlock'] as const satisfies readonly DeviceAction[];
+
+export interface PlanContext extends ActionContext {
+  productType: number;
+}
+
+const ANTI_THEFT_PRODUCTS: number[] = [PRODUCT_TYPE.ANTI_THEFT, PRODUCT_TYPE.DPC_ANTITHEFT];
+
+/**
+ * The plan rule: anti-theft lost mode and anti-theft uninstall for anti-theft plans; the Apple one-app
+ * mode for Apple phones that are not locked; SIM lock for DPC phones that are not locked.
+ */
+export function offeredPlanActions(context: PlanContext): DeviceAction[] {
+  const offered: DeviceAction[] = [];
+  if (ANTI_THEFT_PRODUCTS.includes(context.productType)) offered.push('antitheft_lost_mode', 'uninstall_antitheft');
+  if (!context.locked && context.provisioningType === PROVISIONING_TYPE.APPLE) offered.push('install_apple_onemodapp');
+  if (!context.locked && context.provisioningType === PROVISIONING_TYPE.DPC) offered.push('sim_lock_unlock');
+  return offered;
+}
+
+/** Section 6 plus the plan rule: whether the server may carry out `action` now. */
+export function isDeviceActionAllowed(action: DeviceAction, context: PlanContext): boolean {
+  if ((PLAN_ACTIONS as readonly string[]).includes(action)) return offeredPlanActions(context).includes(action);
+  return isActionAllowed(action, context);
 }

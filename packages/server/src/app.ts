@@ -55,6 +55,9 @@ import { createDashboardRepository } from './modules/dashboard/dashboard.reposit
 import { createDevicesRepository } from './modules/devices/devices.repository.ts';
 import { createDevicesService } from './modules/devices/devices.service.ts';
 import { devicesRoutes } from './modules/devices/devices.routes.ts';
+import { commandTopic } from '@kisht/protocol/topics';
+import { createDevicePolicies } from './modules/devices/device-policies.ts';
+import { startRepeating } from './shared/repeat.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { createDuesRepository } from './modules/dues/dues.repository.ts';
 import { createDuesService, startDuesScheduler } from './modules/dues/dues.service.ts';
@@ -147,19 +150,22 @@ export async function buildApp(config: Config, deps: AppDeps) {
   await app.register(catalogueRoutes, { catalogue });
   await app.register(customersRoutes, { customers });
   await app.register(dashboardRoutes, { dashboard: createDashboardRepository(db), catalogue });
+  const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
   const devicesService = createDevicesService({
-    db, devices: createDevicesRepository(db), customers, customerRows: customersRepository,
+    db, devices: createDevicesRepository(db), customers, customerRows: customersRepository, auth,
     agent: {
-      publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+      publicUrl,
+      mqttUrl: config.MQTT_PUBLIC_URL ?? config.MQTT_URL ?? broker.status().url.replace('0.0.0.0', new URL(publicUrl).hostname),
       component: config.AGENT_COMPONENT,
-      apkUrl: config.AGENT_APK_URL ?? `${config.PUBLIC_URL ?? `http://localhost:${config.PORT}`}/agent/kisht-agent.apk`,
+      apkUrl: config.AGENT_APK_URL ?? `${publicUrl}/agent/kisht-agent.apk`,
       apkChecksum: config.AGENT_APK_CHECKSUM,
       tokenTtlHours: 24,
       checkInSeconds: 900,
     },
-    publish: async (topic, message) => {
-      await broker.client.publishAsync(topic, message, { qos: 1 });
+    transport: async (device, sealed) => {
+      await broker.client.publishAsync(commandTopic(device.id), sealed, { qos: 1 });
     },
+    log: (message, error) => app.log.warn({ err: error }, message),
   });
   // Phones report on their own event topics; one shared subscription carries them to the service.
   await broker.client.subscribeAsync('kisht/v1/d/+/evt', { qos: 1 });
@@ -168,6 +174,14 @@ export async function buildApp(config: Config, deps: AppDeps) {
   });
   await app.register(devicesRoutes, { devices: devicesService });
   broker.allowDevices?.((deviceId, password) => devicesService.checkCredentials(deviceId, password));
+  const policies = createDevicePolicies({ db, devices: createDevicesRepository(db), channel: devicesService.channel, lockScreen: devicesService.lockScreen });
+  const deviceWork = async () => {
+    await devicesService.channel.sweep();
+    await devicesService.runSchedules();
+    await policies.handleEvents();
+    await policies.unlockPaid();
+  };
+  const stopDeviceWork = config.DEVICE_SWEEP_SECONDS > 0 ? startRepeating(deviceWork, config.DEVICE_SWEEP_SECONDS * 1000, (error) => app.log.error({ err: error }, 'device sweep failed')) : () => undefined;
   await app.register(multipart);
   await app.register(documentsRoutes, {
     documents: createDocumentsService({ customers, repository: customersRepository, orgs, files: createFileStore(config.UPLOAD_DIR) }),
@@ -196,11 +210,12 @@ export async function buildApp(config: Config, deps: AppDeps) {
 
   async function close() {
     stopDues();
+    stopDeviceWork();
     await app.close();
     await broker.close();
     if (!deps.db) await db.close();
   }
 
-  return { app, db, broker, close, services: { auth, users, signups, sessions, orgs, customers, dues, devices: devicesService } };
+  return { app, db, broker, close, services: { auth, users, signups, sessions, orgs, customers, dues, devices: devicesService, policies, deviceWork } };
 }
 export type BuiltApp = Awaited<ReturnType<typeof buildApp>>;

@@ -30,6 +30,10 @@ const schema = z
     MQTT_USERNAME: z.string().optional(),
     MQTT_PASSWORD: z.string().optional(),
     MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1884),
+    /** The broker URL given to phones at enrolment (default: the embedded broker on this host, or MQTT_URL). */
+    MQTT_PUBLIC_URL: z.string().regex(/^(mqtts?|wss?):\/\/.+/, 'must be an mqtt://, mqtts://, ws:// or wss:// URL').optional(),
+    /** How often the device sweeper republishes unpublished commands, expires old ones and runs due schedules (0: off). */
+    DEVICE_SWEEP_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
     MQTT_HOST: z.string().min(1).default('0.0.0.0'),
     APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     APP_ORG_ID: z.coerce.number().int().positive().default(23),

@@ -5,15 +5,19 @@ import { withImeiCheckDigit } from '@kisht/domain/imei';
 import { addDays } from '@kisht/domain/calendar';
 import { todayInIndia } from '@kisht/domain/format';
 import { startTestApp, RAVI, MEENA, type TestApp } from './harness.ts';
+import { deviceFixtures } from './device-fixtures.ts';
 
 let t: TestApp;
 let ravi: string;
 let seq = 1;
 const today = todayInIndia();
 
+let f: ReturnType<typeof deviceFixtures>;
+
 beforeAll(async () => {
   t = await startTestApp({ limits: { otpSendsPerMobilePerHour: 100, otpSendsPerIpPerHour: 1000 } });
   ravi = (await t.signIn(RAVI)).token;
+  f = deviceFixtures(t, () => ravi);
 });
 afterAll(() => t.stop());
 
@@ -107,45 +111,47 @@ describe('the broker', () => {
 });
 
 describe('lock and unlock', () => {
-  it('go to the phone as numbered commands; the customer shows Locked only when the phone confirms', async () => {
-    const c = await enrolCustomer();
-    const dev = (await enrolDevice({ token: await qrToken(c.id), imei1: c.imei1 })).json().data;
-    const phone = await connect(dev.mqtt.username, dev.mqtt.password);
-    await phone.subscribeAsync(dev.mqtt.command_topic, { qos: 1 });
-    const arrived = new Promise<Record<string, unknown>>((resolve) => phone.once('message', (_t, p) => resolve(JSON.parse(p.toString()))));
-
+  it('go to the phone as sealed, numbered commands; the customer shows Locked only when the phone confirms', async () => {
+    const { customer: c, phone } = await f.phone();
     const first = await t.post('/api/device/lock', { customer_id: c.id }, { token: ravi });
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json().data).toMatchObject({ type: 'lock', seq: 1, state: 'sent' });
     // A double tap makes no second command.
     expect((await t.post('/api/device/lock', { customer_id: c.id }, { token: ravi })).json().data.id).toBe(first.json().data.id);
-    const command = await arrived;
-    expect(command).toMatchObject({ v: 1, id: first.json().data.id, seq: 1, type: 'lock', sig: expect.any(String) });
-    expect((await t.get(`/api/country/getCustomerProfile?customer_id=${c.id}`, { token: ravi })).json().data.lock_status).toBe(0);
+    const command = await phone.next();
+    expect(command).toMatchObject({ v: 1, id: first.json().data.id, seq: 1, type: 'lock' });
+    expect(command.payload).toMatchObject({ lock_screen: { amount_due: 0, retailer_mobile: RAVI } });
+    expect((await f.profile(c.id)).lock_status).toBe(0);
 
-    await phone.publishAsync(dev.mqtt.event_topic, JSON.stringify({ v: 1, id: command.id, state: 'delivered' }), { qos: 1 });
-    await phone.publishAsync(dev.mqtt.event_topic, JSON.stringify({ v: 1, id: command.id, state: 'done', result: { locked: true } }), { qos: 1 });
-    await expect.poll(async () => (await t.get(`/api/country/getCustomerProfile?customer_id=${c.id}`, { token: ravi })).json().data.lock_status).toBe(1);
-    const history = (await t.get(`/api/device/commands?customer_id=${c.id}`, { token: ravi })).json().data;
-    expect(history[0]).toMatchObject({ state: 'done', result: { locked: true } });
-    expect(history[0].delivered_at).not.toBeNull();
+    await phone.ack(command, 'delivered');
+    await expect.poll(async () => (await f.commands(c.id))[0]!.state).toBe('delivered');
+    await phone.ack(command, 'done');
+    await expect.poll(async () => (await f.profile(c.id)).lock_status).toBe(1);
+    const history = await f.commands(c.id);
+    expect(history[0]).toMatchObject({ state: 'done' });
+    expect(history[0]!.delivered_at).not.toBeNull();
 
-    // A repeated or late report changes nothing; a locked phone offers unlock, not lock.
-    await phone.publishAsync(dev.mqtt.event_topic, JSON.stringify({ v: 1, id: command.id, state: 'delivered' }), { qos: 1 });
-    expect((await t.get(`/api/device/commands?customer_id=${c.id}`, { token: ravi })).json().data[0].state).toBe('done');
-    expect((await t.post('/api/device/lock', { customer_id: c.id }, { token: ravi })).statusCode).toBe(403);
+    // A late report changes nothing; a locked phone offers unlock, not lock.
+    await phone.ack(command, 'delivered');
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await f.commands(c.id))[0]!.state).toBe('done');
+    expect((await t.post('/api/device/lock', { customer_id: c.id }, { token: ravi })).json().code).toBe('ACTION_NOT_ALLOWED');
     const unlock = await t.post('/api/device/unlock', { customer_id: c.id }, { token: ravi });
     expect(unlock.json().data).toMatchObject({ type: 'unlock', seq: 2 });
-    phone.end(true);
+    await phone.close();
   });
 
-  it("is refused without the retailer's lock switches, and for another network's customer", async () => {
-    const c = await enrolCustomer();
-    await enrolDevice({ token: await qrToken(c.id), imei1: c.imei1 });
+  it("is refused without the retailer's lock switches, for another network's customer, and before enrolment", async () => {
+    const { customer: c, phone } = await f.phone();
+    await phone.close();
     const meena = (await t.signIn(MEENA)).token;
     expect((await t.post('/api/device/lock', { customer_id: c.id }, { token: meena })).statusCode).toBe(404);
     await t.db.query(`UPDATE users SET lock_access = lock_access || '{"lock": "0"}' WHERE mobile = $1`, [RAVI]);
     expect((await t.post('/api/device/lock', { customer_id: c.id }, { token: ravi })).json().code).toBe('ACCESS_DENIED');
     await t.db.query(`UPDATE users SET lock_access = lock_access || '{"lock": "1"}' WHERE mobile = $1`, [RAVI]);
+    const bare = await f.customer();
+    const res = await t.post('/api/device/lock', { customer_id: bare.id }, { token: ravi });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().code).toBe('DEVICE_NOT_ENROLLED');
   });
 });

@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import { createHmac } from 'node:crypto';
 import { Aedes } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
-import { commandTopic, deviceIdOf, eventTopic } from '../modules/devices/topics.ts';
+import { commandTopic, deviceIdOf, eventTopic } from '@kisht/protocol/topics';
 
 export interface BrokerStatus {
   ok: boolean;

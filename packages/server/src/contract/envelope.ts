@@ -32,6 +32,10 @@ export const ERROR_CODES = [
   'FEATURE_OFF',
   'UNSUPPORTED_FILE',
   'ENROLMENT_INVALID',
+  'ACTION_NOT_ALLOWED',
+  'DEVICE_NOT_ENROLLED',
+  'DEVICE_CREDENTIALS_INVALID',
+  'LOAN_OPEN',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

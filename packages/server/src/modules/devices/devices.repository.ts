@@ -1,15 +1,20 @@
-/** Enrolment tokens and enrolled devices. */
+/** Enrolment tokens, enrolled devices, their commands and what they report. */
 import type { Queryable } from '../../db/database.ts';
+import type { CommandState, OfflineLogEntry, Sim } from '@kisht/protocol/messages';
+import type { OfflinePurpose } from '@kisht/protocol/offline-codes';
 
 export interface CommandRow {
   id: string;
   device_id: string;
   customer_id: number;
+  account_id: number;
   seq: number;
   type: string;
   payload: Record<string, unknown>;
-  state: string;
+  state: CommandState;
   result: Record<string, unknown> | null;
+  origin: string;
+  batch_id: string | null;
   created_at: Date;
   sent_at: Date | null;
   delivered_at: Date | null;
@@ -17,7 +22,31 @@ export interface CommandRow {
   expires_at: Date;
 }
 
-const COMMAND_COLUMNS = 'id, device_id, customer_id, seq, type, payload, state, result, created_at, sent_at, delivered_at, finished_at, expires_at';
+export interface DeviceRow {
+  id: string;
+  customer_id: number;
+  org_id: number;
+  account_id: number;
+  offline_secret: string;
+  imei1: string;
+  imei2: string | null;
+  serial_number: string | null;
+  sims: Sim[];
+  reported: Record<string, unknown>;
+  last_event_n: string;
+  last_log_n: string;
+  code_counters: Record<OfflinePurpose, number>;
+  want_location: boolean;
+  channel: 'mqtt' | 'apple';
+  last_check_in_at: Date | null;
+  created_at: Date;
+}
+
+const COMMAND_COLUMNS = `id, device_id, customer_id, account_id, seq, type, payload, state, result, origin, batch_id, created_at, sent_at,
+  delivered_at, finished_at, expires_at`;
+const DEVICE_COLUMNS = `id, customer_id, org_id, account_id, offline_secret, imei1, imei2, serial_number, sims, reported, last_event_n,
+  last_log_n, code_counters, want_location, channel, last_check_in_at, created_at`;
+const ORDER = "ARRAY['queued','sent','delivered','done','failed']";
 
 export function createDevicesRepository(db: Queryable) {
   return {
@@ -39,21 +68,28 @@ export function createDevicesRepository(db: Queryable) {
       if (row) await q.query('UPDATE enrolment_tokens SET used_at = now() WHERE token_hash = $1', [tokenHash]);
       return row;
     },
-    async create(device: { id: string; customer_id: number; org_id: number; account_id: number; mqtt_password_hash: string; offline_secret: string; imei1: string; imei2: string | null; serial_number: string | null; sims: unknown[] }, q: Queryable): Promise<void> {
+    async create(device: { id: string; customer_id: number; org_id: number; account_id: number; mqtt_password_hash: string; offline_secret: string; imei1: string; imei2: string | null; serial_number: string | null; sims: unknown[]; channel?: 'mqtt' | 'apple'; apple_udid?: string | null }, q: Queryable): Promise<void> {
       // A phone enrolled again replaces the earlier one: its credentials stop working.
       await q.query('UPDATE devices SET active = false WHERE customer_id = $1 AND active', [device.customer_id]);
       await q.query(
-        `INSERT INTO devices (id, customer_id, org_id, account_id, mqtt_password_hash, offline_secret, imei1, imei2, serial_number, sims)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [device.id, device.customer_id, device.org_id, device.account_id, device.mqtt_password_hash, device.offline_secret, device.imei1, device.imei2, device.serial_number, JSON.stringify(device.sims)],
+        `INSERT INTO devices (id, customer_id, org_id, account_id, mqtt_password_hash, offline_secret, imei1, imei2, serial_number, sims, channel, apple_udid)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+        [device.id, device.customer_id, device.org_id, device.account_id, device.mqtt_password_hash, device.offline_secret, device.imei1, device.imei2,
+          device.serial_number, JSON.stringify(device.sims), device.channel ?? 'mqtt', device.apple_udid ?? null],
       );
     },
     async passwordHash(deviceId: string): Promise<string | null> {
       const res = await db.query<{ mqtt_password_hash: string }>('SELECT mqtt_password_hash FROM devices WHERE id = $1 AND active', [deviceId]);
       return res.rows[0]?.mqtt_password_hash ?? null;
     },
-    async activeDevice(customerId: number, q: Queryable = db) {
-      return (await q.query<{ id: string; offline_secret: string }>('SELECT id, offline_secret FROM devices WHERE customer_id = $1 AND active', [customerId])).rows[0];
+    async activeDevice(customerId: number, q: Queryable = db): Promise<DeviceRow | undefined> {
+      return (await q.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM devices WHERE customer_id = $1 AND active`, [customerId])).rows[0];
+    },
+    async device(deviceId: string, q: Queryable = db, lock = false): Promise<DeviceRow | undefined> {
+      return (await q.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM devices WHERE id = $1 AND active${lock ? ' FOR UPDATE' : ''}`, [deviceId])).rows[0];
+    },
+    async release(deviceId: string, q: Queryable = db): Promise<void> {
+      await q.query('UPDATE devices SET active = false, released_at = now() WHERE id = $1', [deviceId]);
     },
 
     /** The command of this type still under way for the device (a double tap finds it), if any. */
@@ -65,26 +101,25 @@ export function createDevicesRepository(db: Queryable) {
       )).rows[0];
     },
 
-    async createCommand(row: { id: string; device_id: string; customer_id: number; account_id: number; type: string; payload: object; created_by: number; ttl_minutes: number }, q: Queryable): Promise<CommandRow> {
+    async createCommand(row: { id: string; device_id: string; customer_id: number; account_id: number; type: string; payload: object; created_by: number; ttl_minutes: number; origin: string; batch_id?: string | null }, q: Queryable): Promise<CommandRow> {
       const seq = (await q.query<{ last_seq: number }>('UPDATE devices SET last_seq = last_seq + 1 WHERE id = $1 RETURNING last_seq', [row.device_id])).rows[0]!.last_seq;
       const res = await q.query<CommandRow>(
-        `INSERT INTO device_commands (id, device_id, customer_id, account_id, seq, type, payload, created_by, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() + make_interval(mins => $9)) RETURNING ${COMMAND_COLUMNS}`,
-        [row.id, row.device_id, row.customer_id, row.account_id, seq, row.type, JSON.stringify(row.payload), row.created_by, row.ttl_minutes],
+        `INSERT INTO device_commands (id, device_id, customer_id, account_id, seq, type, payload, created_by, expires_at, origin, batch_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() + make_interval(mins => $9), $10, $11) RETURNING ${COMMAND_COLUMNS}`,
+        [row.id, row.device_id, row.customer_id, row.account_id, seq, row.type, JSON.stringify(row.payload), row.created_by, row.ttl_minutes, row.origin, row.batch_id ?? null],
       );
       return res.rows[0]!;
     },
 
     /** Moves a command forward only (queued -> sent -> delivered -> done | failed); a late or repeated report changes nothing. */
-    async advance(deviceId: string, commandId: string, state: 'sent' | 'delivered' | 'done' | 'failed', result: unknown): Promise<CommandRow | undefined> {
-      const order = "array_position(ARRAY['queued','sent','delivered','done','failed'], state)";
-      const res = await db.query<CommandRow>(
+    async advance(deviceId: string, commandId: string, state: 'sent' | 'delivered' | 'done' | 'failed', result: unknown, q: Queryable = db): Promise<CommandRow | undefined> {
+      const res = await q.query<CommandRow>(
         `UPDATE device_commands SET state = $3,
            sent_at = coalesce(sent_at, now()),
            delivered_at = CASE WHEN $3 IN ('delivered', 'done', 'failed') THEN coalesce(delivered_at, now()) ELSE delivered_at END,
            finished_at = CASE WHEN $3 IN ('done', 'failed') THEN now() ELSE finished_at END,
            result = coalesce($4::jsonb, result)
-         WHERE id = $2 AND device_id = $1 AND ${order} < array_position(ARRAY['queued','sent','delivered','done','failed'], $3::text)
+         WHERE id = $2 AND device_id = $1 AND array_position(${ORDER}, state) < array_position(${ORDER}, $3::text)
            AND state NOT IN ('done', 'failed', 'expired')
          RETURNING ${COMMAND_COLUMNS}`,
         [deviceId, commandId, state, result === undefined ? null : JSON.stringify(result)],
@@ -92,16 +127,125 @@ export function createDevicesRepository(db: Queryable) {
       return res.rows[0];
     },
 
-    async commands(customerId: number) {
-      return (await db.query<CommandRow>(`SELECT ${COMMAND_COLUMNS} FROM device_commands WHERE customer_id = $1 ORDER BY created_at DESC, seq DESC LIMIT 50`, [customerId])).rows;
+    /** Commands written but never published (the server stopped in between), oldest first. */
+    async unpublished(olderThanSeconds: number, limit: number): Promise<CommandRow[]> {
+      return (await db.query<CommandRow>(
+        `SELECT ${COMMAND_COLUMNS} FROM device_commands WHERE state = 'queued' AND expires_at > now()
+           AND created_at < now() - make_interval(secs => $1) ORDER BY created_at, seq LIMIT $2`,
+        [olderThanSeconds, limit],
+      )).rows;
     },
 
-    async setLockStatus(customerId: number, locked: boolean): Promise<void> {
-      await db.query('UPDATE customers SET lock_status = $2, updated_at = now() WHERE id = $1', [customerId, locked ? 1 : 0]);
+    async expire(): Promise<CommandRow[]> {
+      return (await db.query<CommandRow>(
+        `UPDATE device_commands SET state = 'expired', finished_at = now()
+          WHERE state IN ('queued', 'sent', 'delivered') AND expires_at <= now() RETURNING ${COMMAND_COLUMNS}`,
+      )).rows;
+    },
+
+    /** Commands not finished with seq above the phone's last, in seq order (check-in). */
+    async openAbove(deviceId: string, lastSeq: number): Promise<CommandRow[]> {
+      return (await db.query<CommandRow>(
+        `SELECT ${COMMAND_COLUMNS} FROM device_commands WHERE device_id = $1 AND seq > $2 AND state IN ('queued', 'sent', 'delivered')
+           AND expires_at > now() ORDER BY seq LIMIT 100`,
+        [deviceId, lastSeq],
+      )).rows;
+    },
+
+    async commands(customerId: number, limit = 50) {
+      return (await db.query<CommandRow>(`SELECT ${COMMAND_COLUMNS} FROM device_commands WHERE customer_id = $1 ORDER BY created_at DESC, seq DESC LIMIT $2`, [customerId, limit])).rows;
+    },
+
+    async setLockStatus(customerId: number, locked: boolean, q: Queryable = db): Promise<void> {
+      await q.query('UPDATE customers SET lock_status = $2, updated_at = now() WHERE id = $1 AND lock_status <> $2', [customerId, locked ? 1 : 0]);
+    },
+
+    async setInstallStatus(customerId: number, status: number, q: Queryable = db): Promise<void> {
+      await q.query('UPDATE customers SET install_status = $2, updated_at = now() WHERE id = $1', [customerId, status]);
     },
 
     async markInstalled(customerId: number, q: Queryable): Promise<void> {
       await q.query('UPDATE customers SET install_status = 1, updated_at = now() WHERE id = $1 AND install_status IN (0, 2)', [customerId]);
+    },
+
+    /** Takes an event number once: false when it is at or below the highest already taken (a replay). */
+    async takeEventNumber(deviceId: string, n: number, q: Queryable = db): Promise<boolean> {
+      const res = await q.query('UPDATE devices SET last_event_n = $2 WHERE id = $1 AND active AND last_event_n < $2', [deviceId, n]);
+      return res.rowCount > 0;
+    },
+
+    async report(deviceId: string, reported: Record<string, unknown>, checkIn: boolean, q: Queryable = db): Promise<void> {
+      await q.query(
+        `UPDATE devices SET reported = reported || $2::jsonb${checkIn ? ', last_check_in_at = now(), want_location = false' : ''} WHERE id = $1`,
+        [deviceId, JSON.stringify(reported)],
+      );
+    },
+
+    async setSims(deviceId: string, sims: Sim[], q: Queryable = db): Promise<void> {
+      await q.query('UPDATE devices SET sims = $2 WHERE id = $1', [deviceId, JSON.stringify(sims)]);
+    },
+
+    async wantLocation(deviceId: string): Promise<void> {
+      await db.query('UPDATE devices SET want_location = true WHERE id = $1', [deviceId]);
+    },
+
+    /** Counts one more offline code for the purpose and returns its counter. */
+    async nextCodeCounter(deviceId: string, purpose: OfflinePurpose): Promise<number> {
+      const res = await db.query<{ counter: number }>(
+        `UPDATE devices SET code_counters = jsonb_set(code_counters, ARRAY[$2::text], to_jsonb(coalesce((code_counters ->> $2)::int, 0) + 1))
+          WHERE id = $1 RETURNING (code_counters ->> $2)::int AS counter`,
+        [deviceId, purpose],
+      );
+      return res.rows[0]!.counter;
+    },
+
+    /** Stores the log entries not taken before; returns the ones that are new. */
+    async addLog(device: { id: string; customer_id: number }, entries: OfflineLogEntry[], q: Queryable): Promise<OfflineLogEntry[]> {
+      const fresh: OfflineLogEntry[] = [];
+      for (const entry of [...entries].sort((a, b) => a.n - b.n)) {
+        const res = await q.query(
+          `INSERT INTO device_offline_log (device_id, n, customer_id, kind, ref, happened_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+          [device.id, entry.n, device.customer_id, entry.kind, entry.ref === undefined ? null : String(entry.ref), entry.at],
+        );
+        if (res.rowCount > 0) fresh.push(entry);
+      }
+      if (fresh.length) await q.query('UPDATE devices SET last_log_n = greatest(last_log_n, $2) WHERE id = $1', [device.id, Math.max(...fresh.map((e) => e.n))]);
+      return fresh;
+    },
+
+    async offlineLog(customerId: number) {
+      return (await db.query<{ n: string; kind: string; ref: string | null; happened_at: Date; received_at: Date }>(
+        'SELECT n, kind, ref, happened_at, received_at FROM device_offline_log WHERE customer_id = $1 ORDER BY happened_at DESC, n DESC LIMIT 100',
+        [customerId],
+      )).rows;
+    },
+
+    async addSimChange(row: { device_id: string; customer_id: number; account_id: number; old_sims: Sim[]; new_sims: Sim[]; location: unknown; changed_at: string }, q: Queryable = db): Promise<void> {
+      await q.query(
+        `INSERT INTO sim_changes (device_id, customer_id, account_id, old_sims, new_sims, location, changed_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [row.device_id, row.customer_id, row.account_id, JSON.stringify(row.old_sims), JSON.stringify(row.new_sims), row.location ? JSON.stringify(row.location) : null, row.changed_at],
+      );
+    },
+
+    async simChanges(accountId: number, filter: { customerId?: number; retailerId?: number | null; limit: number; offset: number }) {
+      const params: unknown[] = [accountId, filter.limit, filter.offset];
+      const where = ['s.account_id = $1'];
+      if (filter.customerId) where.push(`s.customer_id = $${params.push(filter.customerId)}`);
+      if (filter.retailerId) where.push(`c.retailer_id = $${params.push(filter.retailerId)}`);
+      const res = await db.query<{ id: number; customer_id: number; first_name: string; last_name: string; mobile: string; imei1: string; old_sims: Sim[]; new_sims: Sim[]; location: unknown; changed_at: Date; total: string }>(
+        `SELECT s.id, s.customer_id, c.first_name, c.last_name, c.mobile, c.imei1, s.old_sims, s.new_sims, s.location, s.changed_at, count(*) OVER () AS total
+           FROM sim_changes s JOIN customers c ON c.id = s.customer_id WHERE ${where.join(' AND ')}
+          ORDER BY s.changed_at DESC, s.id DESC LIMIT $2 OFFSET $3`,
+        params,
+      );
+      return res.rows;
+    },
+
+    async orgPolicy(orgId: number, q: Queryable = db) {
+      return (await q.query<{ offline_lock_days: number; lock_on_sim_change: boolean; auto_lock_days_overdue: number; auto_unlock_when_paid: boolean; name: string }>(
+        'SELECT offline_lock_days, lock_on_sim_change, auto_lock_days_overdue, auto_unlock_when_paid, name FROM organizations WHERE id = $1',
+        [orgId],
+      )).rows[0]!;
     },
   };
 }

@@ -1,22 +1,31 @@
 /**
- * Device enrolment (docs/device-protocol.md): the retailer's EMM QR carries a single-use token; the phone
- * presents it with its IMEIs and receives its own broker credentials and offline-code secret.
+ * The retailer's side of the device channel: enrolment (EMM QR, deep link), every device action of the
+ * specification with its checks (switches, section 6 and plan rule, OTPs), offline codes, schedules, bulk
+ * lock/unlock, SIM changes and the device panel. The phone's side is the command channel.
  */
-import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { isActionAllowed, type ProvisioningType } from '@kisht/domain/device-actions';
-import { assertAccess } from '../../plugins/access.ts';
-import { PROVISIONING_TYPE } from '@kisht/domain/constants';
-import type { Database } from '../../db/database.ts';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { isDeviceActionAllowed, offeredActions, offeredPlanActions, SIM_TRACKING_COMMANDS, type DeviceAction, type ProvisioningType } from '@kisht/domain/device-actions';
+import { INSTALL_STATUS, PROVISIONING_TYPE } from '@kisht/domain/constants';
+import { offlineCode, oucCode, oucStep, OUC_STEP_SECONDS } from '@kisht/protocol/offline-codes';
+import type { CheckInBody, LockScreen, OfflineLogEntry, Sim } from '@kisht/protocol/messages';
+import { commandTopic, deviceUsername, eventTopic } from '@kisht/protocol/topics';
+import { assertAccess, type AccessRequirement } from '../../plugins/access.ts';
+import type { Database, Queryable } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import type { RequestAuth } from '../../plugins/route-config.ts';
-import type { DeviceCommand, DeviceEnrolBody, DeviceEnrolled, EmmCode } from '../../contract/devices.ts';
+import type {
+  Batch, BatchBody, DeepLink, DeviceCommand, DeviceEnrolBody, DeviceEnrolled, DevicePanel, EmmCode, OfflineCode, Schedule, SimChange,
+} from '../../contract/devices.ts';
 import type { CustomersService } from '../customers/customers.service.ts';
-import type { CustomersRepository } from '../customers/customers.repository.ts';
-import type { CommandRow, DevicesRepository } from './devices.repository.ts';
-import { commandTopic, deviceUsername, eventTopic } from './topics.ts';
+import type { CustomerRow, CustomersRepository } from '../customers/customers.repository.ts';
+import type { AuthService } from '../auth/auth.service.ts';
+import type { CommandRow, DeviceRow, DevicesRepository } from './devices.repository.ts';
+import { createCommandChannel, type Transport } from './command-channel.ts';
 
 export interface AgentSettings {
   publicUrl: string;
+  /** The broker URL phones connect to. */
+  mqttUrl: string;
   component: string;
   apkUrl: string;
   apkChecksum: string;
@@ -25,10 +34,37 @@ export interface AgentSettings {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-function toCommand(row: CommandRow): DeviceCommand {
-  const iso = (d: Date | null) => (d ? d.toISOString() : null);
-  return { id: row.id, seq: row.seq, type: row.type, state: row.state, result: row.result, created_at: row.created_at.toISOString(), sent_at: iso(row.sent_at), delivered_at: iso(row.delivered_at), finished_at: iso(row.finished_at) };
+export function toCommand(row: CommandRow): DeviceCommand {
+  // A new PIN is the customer's secret: the console sees that it was set, not what it is.
+  const payload = row.type === 'pin_change' ? { pin: '****' } : row.payload;
+  return {
+    id: row.id, seq: row.seq, type: row.type, state: row.state, result: row.result, payload, origin: row.origin,
+    created_at: row.created_at.toISOString(), sent_at: iso(row.sent_at), delivered_at: iso(row.delivered_at), finished_at: iso(row.finished_at), expires_at: row.expires_at.toISOString(),
+  };
+}
+
+/** Which switches each action needs (user access and lock access configs). */
+function accessFor(action: string): AccessRequirement {
+  switch (action) {
+    case 'lock':
+      return { userAccess: ['lock_unlock'], lockAccess: ['lock'] };
+    case 'unlock':
+      return { userAccess: ['lock_unlock'], lockAccess: ['unlock'] };
+    case 'uninstall':
+    case 'uninstall_antitheft':
+    case 'unclaim':
+      return { userAccess: ['unistall'], lockAccess: ['uninstall'] };
+    case 'fetch_location':
+    case 'sim_info':
+    case 'reboot':
+    case 'emi_alert':
+    case 'miui_permission':
+      return { lockAccess: ['read'] };
+    default:
+      return { userAccess: ['feature_access'] };
+  }
 }
 
 export function createDevicesService(deps: {
@@ -36,16 +72,75 @@ export function createDevicesService(deps: {
   devices: DevicesRepository;
   customers: CustomersService;
   customerRows: CustomersRepository;
+  auth: Pick<AuthService, 'consumeCustomerOtp'>;
   agent: AgentSettings;
-  /** Publishes to the broker with QoS 1 and resolves when the broker has it. */
-  publish?: (topic: string, message: string) => Promise<void>;
+  transport: Transport;
+  log: (message: string, error?: unknown) => void;
 }) {
   const { db, devices, agent } = deps;
+
+  async function lockScreen(customerId: number, q: Queryable = db, message: string | null = null): Promise<LockScreen> {
+    const res = await q.query<{ amount_due: string; retailer_name: string; retailer_mobile: string; upi_vpa: string | null; language: string | null; first_name: string; last_name: string }>(
+      `SELECT coalesce((SELECT sum(e.amount_paise + e.penalty_paise - e.paid_paise) FROM emi_instalments e
+                         WHERE e.customer_id = c.id AND e.due_date <= (now() AT TIME ZONE 'Asia/Kolkata')::date AND e.paid_paise < e.amount_paise + e.penalty_paise), 0) AS amount_due,
+              coalesce(nullif(trim(r.first_name || ' ' || r.last_name), ''), r.mobile) AS retailer_name, r.mobile AS retailer_mobile, r.upi_vpa, c.language,
+              c.first_name, c.last_name
+         FROM customers c JOIN users r ON r.id = c.retailer_id WHERE c.id = $1`,
+      [customerId],
+    );
+    const row = res.rows[0]!;
+    const amount = Number(row.amount_due);
+    const upi = row.upi_vpa
+      ? `upi://pay?${new URLSearchParams({ pa: row.upi_vpa, pn: row.retailer_name, ...(amount > 0 ? { am: (amount / 100).toFixed(2) } : {}), cu: 'INR', tn: `EMI ${row.first_name} ${row.last_name}`.slice(0, 50) }).toString()}`
+      : null;
+    return { amount_due: amount, upi, retailer_name: row.retailer_name, retailer_mobile: row.retailer_mobile, message, language: row.language };
+  }
+
+  const channel = createCommandChannel({ db, devices, transport: deps.transport, lockScreen, checkInSeconds: agent.checkInSeconds, log: deps.log });
+
+  async function deviceOf(customer: CustomerRow): Promise<DeviceRow> {
+    const device = await devices.activeDevice(customer.id);
+    if (!device) throw new AppError('DEVICE_NOT_ENROLLED');
+    return device;
+  }
+
+  function context(customer: CustomerRow) {
+    return { provisioningType: customer.provisioning_type as ProvisioningType, productType: customer.product_type, locked: customer.lock_status === 1, allowList: customer.allowed_actions };
+  }
+
+  /** Checks the caller's switches and the action rule, then writes and publishes the command. */
+  async function act(caller: RequestAuth, customerId: number, action: DeviceAction | 'pin_change' | 'unclaim', payload: object, commandType: string = action): Promise<DeviceCommand> {
+    assertAccess(caller, accessFor(action));
+    const customer = await deps.customers.visible(caller, customerId);
+    const device = await deviceOf(customer);
+    if (action !== 'pin_change' && action !== 'unclaim' && !isDeviceActionAllowed(action, context(customer))) throw new AppError('ACTION_NOT_ALLOWED');
+    if (action === 'pin_change' && customer.lock_status === 1) throw new AppError('ACTION_NOT_ALLOWED');
+    if (action === 'fetch_location') await devices.wantLocation(device.id);
+    return toCommand(await channel.issue({ device, type: commandType, payload, createdBy: caller.userId, origin: 'retailer' }));
+  }
+
+  async function onSimChange(device: DeviceRow, oldSims: Sim[], newSims: Sim[], location: unknown, at: string): Promise<void> {
+    const policy = await devices.orgPolicy(device.org_id);
+    const lock = await db.transaction(async (tx) => {
+      await devices.addSimChange({ device_id: device.id, customer_id: device.customer_id, account_id: device.account_id, old_sims: oldSims, new_sims: newSims, location, changed_at: at }, tx);
+      await devices.setSims(device.id, newSims, tx);
+      await devices.report(device.id, { sims: newSims }, false, tx);
+      const customer = (await tx.query<{ lock_status: number }>('SELECT lock_status FROM customers WHERE id = $1', [device.customer_id])).rows[0]!;
+      if (!policy.lock_on_sim_change || customer.lock_status === 1) return null;
+      return channel.write({ device, type: 'lock', payload: { lock_screen: await lockScreen(device.customer_id, tx) }, createdBy: device.account_id, origin: 'sim_change' }, tx);
+    });
+    if (lock?.fresh) await channel.publish(device, lock.row);
+  }
+  channel.onSimChange = onSimChange;
+
   return {
+    channel,
+    lockScreen,
+
     /** generate_emm_code: a fresh single-use token inside the Android Enterprise provisioning payload. */
     async emmCode(caller: RequestAuth, customerId: number): Promise<EmmCode> {
       const customer = await deps.customers.visible(caller, customerId);
-      // Apple devices enrol through Apple's MDM and LINKFL/AMAPI through their providers (device work to come).
+      // Apple phones enrol through Apple's MDM, AMAPI through its provider, LINKFL through the deep link.
       if (customer.provisioning_type !== PROVISIONING_TYPE.DPC) throw new AppError('FEATURE_OFF');
       if (![0, 1, 2, 6].includes(customer.install_status)) throw new AppError('NOTHING_DUE');
       const token = randomBytes(32).toString('base64url');
@@ -58,6 +153,15 @@ export function createDevicesService(deps: {
         'android.app.extra.PROVISIONING_ADMIN_EXTRAS_BUNDLE': { 'kisht.server': agent.publicUrl, 'kisht.token': token, 'kisht.v': '1' },
       };
       return { customer_id: customer.id, expires_at: expires.toISOString(), qr_payload: JSON.stringify(payload) };
+    },
+
+    /** get_deep_link: the LINKFL enrolment link (the app opens it and enrols with the token). */
+    async deepLink(caller: RequestAuth, customerId: number): Promise<DeepLink> {
+      const customer = await deps.customers.visible(caller, customerId);
+      if (customer.provisioning_type !== PROVISIONING_TYPE.LINKFL) throw new AppError('FEATURE_OFF');
+      const token = randomBytes(32).toString('base64url');
+      const expires = await devices.createToken({ token_hash: sha256(token), customer_id: customer.id, account_id: caller.accountId, created_by: caller.userId, ttl_hours: agent.tokenTtlHours });
+      return { customer_id: customer.id, link: `kisht://enrol?${new URLSearchParams({ server: agent.publicUrl, token }).toString()}`, expires_at: expires.toISOString() };
     },
 
     /** The phone's side: a good token and a matching IMEI give the phone its own credentials, once. */
@@ -76,40 +180,63 @@ export function createDevicesService(deps: {
           offline_secret: offlineSecret, imei1: body.imei1, imei2: body.imei2 ?? null, serial_number: body.serial_number ?? null, sims: body.sims ?? [],
         }, tx);
         await devices.markInstalled(customer.id, tx);
+        // A phone starts unlocked; a lock from before enrolment would have had no phone to go to.
+        await devices.setLockStatus(customer.id, false, tx);
       });
       return {
         device_id: deviceId,
-        mqtt: { username: deviceUsername(deviceId), password, command_topic: commandTopic(deviceId), event_topic: eventTopic(deviceId) },
+        mqtt: { url: agent.mqttUrl, username: deviceUsername(deviceId), password, command_topic: commandTopic(deviceId), event_topic: eventTopic(deviceId) },
         offline_secret: offlineSecret,
         check_in_seconds: agent.checkInSeconds,
       };
     },
 
-    /**
-     * lock / unlock: allowed by the section 6 rule and the caller's switches, written first, published after
-     * commit (QoS 1) with an id, a per-device sequence number and an HMAC under the device's secret.
-     * A double tap returns the command already under way. The customer's lock status changes when the
-     * phone reports the command done, never before.
-     */
-    async command(caller: RequestAuth, customerId: number, type: 'lock' | 'unlock'): Promise<DeviceCommand> {
-      assertAccess(caller, type === 'lock' ? { userAccess: ['lock_unlock'], lockAccess: ['lock'] } : { userAccess: ['lock_unlock'], lockAccess: ['unlock'] });
+    /** Lock with the lock screen the phone shows (amount due, UPI QR, retailer contact). */
+    async lock(caller: RequestAuth, customerId: number, message: string | null = null): Promise<DeviceCommand> {
+      return act(caller, customerId, 'lock', { lock_screen: await lockScreen(customerId, db, message) });
+    },
+    unlock: (caller: RequestAuth, customerId: number) => act(caller, customerId, 'unlock', {}),
+    toggle: (caller: RequestAuth, customerId: number, action: DeviceAction, on: boolean) => act(caller, customerId, action, { on }),
+    lostMode: (caller: RequestAuth, customerId: number, action: 'lost_mode' | 'antitheft_lost_mode', body: { on: boolean; message?: string; phone?: string }) =>
+      act(caller, customerId, action, { on: body.on, message: body.message ?? null, phone: body.phone ?? null }),
+    simTracking(caller: RequestAuth, customerId: number, command: string): Promise<DeviceCommand> {
+      const action = (Object.keys(SIM_TRACKING_COMMANDS) as (keyof typeof SIM_TRACKING_COMMANDS)[]).find((a) => Object.values(SIM_TRACKING_COMMANDS[a]).includes(command as never))!;
+      return act(caller, customerId, action, { command });
+    },
+    wallpaper: (caller: RequestAuth, customerId: number, text: string, policy: 'alert' | 'wallpaper') => act(caller, customerId, 'wallpaper', { text, policy }),
+    once: (caller: RequestAuth, customerId: number, action: DeviceAction) => act(caller, customerId, action, {}),
+    pinChange: (caller: RequestAuth, customerId: number, pin: string) => act(caller, customerId, 'pin_change', { pin }),
+
+    /** EMI alert to the phone: the message and what is due now, in the customer's language. */
+    async emiAlert(caller: RequestAuth, customerId: number, message: string | undefined, alertId?: number): Promise<DeviceCommand> {
+      const screen = await lockScreen(customerId);
+      const due = (await db.query<{ due: string | null }>(
+        `SELECT to_char(min(due_date), 'YYYY-MM-DD') AS due FROM emi_instalments WHERE customer_id = $1 AND paid_paise < amount_paise + penalty_paise`, [customerId],
+      )).rows[0]?.due ?? null;
+      const command = await act(caller, customerId, 'emi_alert', { message: message ?? '', amount_due: screen.amount_due, due_date: due, upi: screen.upi, language: screen.language });
+      if (alertId) await db.query('UPDATE emi_alerts SET command_id = $2 WHERE id = $1', [alertId, command.id]);
+      return command;
+    },
+
+    /** Uninstall (and anti-theft uninstall): the customer's UNINSTALL OTP, and where the retailer stood. */
+    async uninstall(caller: RequestAuth, body: { customer_id: number; request_id: string; otp: string; latitude: string; longitude: string }, action: 'uninstall' | 'uninstall_antitheft'): Promise<DeviceCommand> {
+      assertAccess(caller, accessFor(action));
+      const customer = await deps.customers.visible(caller, body.customer_id);
+      const device = await deviceOf(customer);
+      if (!isDeviceActionAllowed(action, context(customer))) throw new AppError('ACTION_NOT_ALLOWED');
+      const otp = await deps.auth.consumeCustomerOtp(body.request_id, body.otp, 'UNINSTALL', caller.userId);
+      if (otp.mobile !== customer.mobile && otp.mobile !== customer.alt_mobile) throw new AppError('OTP_INVALID');
+      // Where the retailer stood is kept with the command ("Bypassed" when the console could not tell).
+      const payload = { requested_from: { latitude: body.latitude, longitude: body.longitude } };
+      return toCommand(await channel.issue({ device, type: action, payload, createdBy: caller.userId, origin: 'retailer' }));
+    },
+
+    /** Unclaim: release the phone from management once the loan is closed. */
+    async unclaim(caller: RequestAuth, customerId: number): Promise<DeviceCommand> {
       const customer = await deps.customers.visible(caller, customerId);
-      const device = await devices.activeDevice(customer.id);
-      if (!device) throw new AppError('NOT_FOUND');
-      const context = { provisioningType: customer.provisioning_type as ProvisioningType, locked: customer.lock_status === 1, allowList: customer.allowed_actions };
-      if (!isActionAllowed(type, context)) throw new AppError('ACCESS_DENIED');
-      const { row, fresh } = await db.transaction(async (tx) => {
-        const pending = await devices.pendingCommand(device.id, type, tx);
-        if (pending) return { row: pending, fresh: false };
-        return { row: await devices.createCommand({ id: randomUUID(), device_id: device.id, customer_id: customer.id, account_id: caller.accountId, type, payload: {}, created_by: caller.userId, ttl_minutes: 24 * 60 }, tx), fresh: true };
-      });
-      if (fresh && deps.publish) {
-        const message = { v: 1, id: row.id, seq: row.seq, type: row.type, payload: row.payload, issuedAt: row.created_at.toISOString(), expiresAt: row.expires_at.toISOString() };
-        const sig = createHmac('sha256', Buffer.from(device.offline_secret, 'base64url')).update(JSON.stringify(message)).digest('base64url');
-        await deps.publish(commandTopic(device.id), JSON.stringify({ ...message, sig }));
-        return toCommand((await devices.advance(device.id, row.id, 'sent', undefined)) ?? row);
-      }
-      return toCommand(row);
+      const open = (await db.query<{ open: string }>('SELECT count(*) AS open FROM emi_instalments WHERE customer_id = $1 AND paid_paise < amount_paise + penalty_paise', [customer.id])).rows[0]!;
+      if (Number(open.open) > 0 && customer.install_status !== INSTALL_STATUS.emis_completed) throw new AppError('LOAN_OPEN');
+      return act(caller, customerId, 'unclaim', {});
     },
 
     async commands(caller: RequestAuth, customerId: number): Promise<DeviceCommand[]> {
@@ -117,30 +244,270 @@ export function createDevicesService(deps: {
       return (await devices.commands(customer.id)).map(toCommand);
     },
 
-    /** A phone's report on its own event topic (the broker guarantees the topic is its own). */
-    async onDeviceEvent(topic: string, text: string): Promise<void> {
-      const deviceId = /^kisht\/v1\/d\/([0-9a-f-]{36})\/evt$/.exec(topic)?.[1];
-      if (!deviceId) return;
-      let event: { v?: unknown; id?: unknown; state?: unknown; result?: unknown };
-      try {
-        event = JSON.parse(text) as typeof event;
-      } catch {
-        return;
-      }
-      if (event.v !== 1 || typeof event.id !== 'string' || !['delivered', 'done', 'failed'].includes(String(event.state))) return;
-      const updated = await devices.advance(deviceId, event.id, event.state as 'delivered' | 'done' | 'failed', event.result);
-      if (updated?.state === 'done' && (updated.type === 'lock' || updated.type === 'unlock')) {
-        await devices.setLockStatus(updated.customer_id, updated.type === 'lock');
+    /** The device panel: the phone and what it reported, the offered actions, the latest commands. */
+    async panel(caller: RequestAuth, customerId: number): Promise<DevicePanel> {
+      const customer = await deps.customers.visible(caller, customerId);
+      const device = await devices.activeDevice(customer.id);
+      const offered = offeredActions(context(customer));
+      const plan = offeredPlanActions(context(customer));
+      return {
+        device: device ? {
+          id: device.id, imei1: device.imei1, imei2: device.imei2, serial_number: device.serial_number, channel: device.channel,
+          enrolled_at: device.created_at.toISOString(), last_check_in_at: iso(device.last_check_in_at), reported: device.reported,
+        } : null,
+        lock_status: customer.lock_status,
+        actions: { main: [...offered.main, ...plan.filter((a) => a !== 'uninstall_antitheft')], info: [...offered.info, ...plan.filter((a) => a === 'uninstall_antitheft')] },
+        commands: (await devices.commands(customer.id, 20)).map(toCommand),
+      };
+    },
+
+    /** offline_lock_unlock: the next HOTP code for the phone to take without a network. */
+    async offlineCode(caller: RequestAuth, customerId: number, action: 'lock' | 'unlock'): Promise<OfflineCode> {
+      assertAccess(caller, accessFor(action));
+      const customer = await deps.customers.visible(caller, customerId);
+      const device = await deviceOf(customer);
+      const counter = await devices.nextCodeCounter(device.id, action);
+      return { customer_id: customer.id, purpose: action, code: offlineCode(device.offline_secret, action, counter), valid_until: null };
+    },
+
+    /** ouc-code: the time-based unlock code, good for this 10-minute step and the next. */
+    async oucCode(caller: RequestAuth, customerId: number): Promise<OfflineCode> {
+      assertAccess(caller, accessFor('unlock'));
+      const customer = await deps.customers.visible(caller, customerId);
+      const device = await deviceOf(customer);
+      const now = Date.now();
+      return { customer_id: customer.id, purpose: 'ouc', code: oucCode(device.offline_secret, now), valid_until: new Date((oucStep(now) + 2) * OUC_STEP_SECONDS * 1000).toISOString() };
+    },
+
+    /** Device bypass code: needs the customer's BYPASS_CODE OTP. */
+    async bypassCode(caller: RequestAuth, body: { customer_id: number; request_id: string; otp: string }): Promise<OfflineCode> {
+      assertAccess(caller, accessFor('unlock'));
+      const customer = await deps.customers.visible(caller, body.customer_id);
+      const device = await deviceOf(customer);
+      const otp = await deps.auth.consumeCustomerOtp(body.request_id, body.otp, 'BYPASS_CODE', caller.userId);
+      if (otp.mobile !== customer.mobile && otp.mobile !== customer.alt_mobile) throw new AppError('OTP_INVALID');
+      const counter = await devices.nextCodeCounter(device.id, 'bypass');
+      return { customer_id: customer.id, purpose: 'bypass', code: offlineCode(device.offline_secret, 'bypass', counter), valid_until: null };
+    },
+
+    async offlineLog(caller: RequestAuth, customerId: number) {
+      assertAccess(caller, { lockAccess: ['read'] });
+      const customer = await deps.customers.visible(caller, customerId);
+      return (await devices.offlineLog(customer.id)).map((r) => ({ n: Number(r.n), kind: r.kind, ref: r.ref, happened_at: r.happened_at.toISOString(), received_at: r.received_at.toISOString() }));
+    },
+
+    async simChanges(caller: RequestAuth, query: { customer_id?: number; page: number }): Promise<{ total: number; items: SimChange[] }> {
+      if (query.customer_id) await deps.customers.visible(caller, query.customer_id);
+      const rows = await devices.simChanges(caller.accountId, {
+        ...(query.customer_id ? { customerId: query.customer_id } : {}), retailerId: caller.userType === 'miniretailer' ? caller.userId : null, limit: 20, offset: (query.page - 1) * 20,
+      });
+      return {
+        total: Number(rows[0]?.total ?? 0),
+        items: rows.map((r) => ({
+          id: r.id, customer_id: r.customer_id, customer_name: `${r.first_name} ${r.last_name}`, mobile: r.mobile, imei1: r.imei1,
+          old_sims: r.old_sims, new_sims: r.new_sims, location: (r.location as SimChange['location']) ?? null, changed_at: r.changed_at.toISOString(),
+        })),
+      };
+    },
+
+    // Schedules ----------------------------------------------------------------------------------------------
+
+    async schedule(caller: RequestAuth, body: { customer_id: number; action: 'lock' | 'unlock'; run_at: string; note?: string }): Promise<Schedule> {
+      assertAccess(caller, accessFor(body.action));
+      const customer = await deps.customers.visible(caller, body.customer_id);
+      await deviceOf(customer);
+      if (Date.parse(body.run_at) <= Date.now()) throw new AppError('VALIDATION_FAILED', { details: [{ field: 'run_at', message: 'must be in the future', rule: 'future_time' }] });
+      const res = await db.query<ScheduleRow>(
+        `INSERT INTO device_schedules (customer_id, account_id, action, run_at, note, created_by) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${SCHEDULE_COLUMNS}`,
+        [customer.id, caller.accountId, body.action, body.run_at, body.note ?? null, caller.userId],
+      );
+      return toSchedule(res.rows[0]!);
+    },
+
+    async schedules(caller: RequestAuth, customerId: number): Promise<Schedule[]> {
+      const customer = await deps.customers.visible(caller, customerId);
+      const res = await db.query<ScheduleRow>(`SELECT ${SCHEDULE_COLUMNS} FROM device_schedules WHERE customer_id = $1 ORDER BY run_at DESC LIMIT 50`, [customer.id]);
+      return res.rows.map(toSchedule);
+    },
+
+    async cancelSchedule(caller: RequestAuth, scheduleId: number): Promise<Schedule> {
+      const row = (await db.query<ScheduleRow>(`SELECT ${SCHEDULE_COLUMNS} FROM device_schedules WHERE id = $1 AND account_id = $2`, [scheduleId, caller.accountId])).rows[0];
+      if (!row) throw new AppError('NOT_FOUND');
+      await deps.customers.visible(caller, row.customer_id);
+      assertAccess(caller, accessFor(row.action));
+      const res = await db.query<ScheduleRow>(`UPDATE device_schedules SET state = 'cancelled' WHERE id = $1 AND state = 'scheduled' RETURNING ${SCHEDULE_COLUMNS}`, [scheduleId]);
+      if (!res.rows[0]) throw new AppError('NOTHING_DUE');
+      return toSchedule(res.rows[0]);
+    },
+
+    /** Runs the schedules that are due, each once (the row is claimed in the transaction that writes its command). */
+    async runSchedules(): Promise<number> {
+      let ran = 0;
+      for (;;) {
+        const outcome = await db.transaction(async (tx) => {
+          const due = (await tx.query<ScheduleRow & { created_by: number }>(
+            `SELECT ${SCHEDULE_COLUMNS}, created_by FROM device_schedules WHERE state = 'scheduled' AND run_at <= now() ORDER BY run_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
+          )).rows[0];
+          if (!due) return null;
+          const device = await devices.activeDevice(due.customer_id, tx);
+          const customer = (await tx.query<{ lock_status: number }>('SELECT lock_status FROM customers WHERE id = $1', [due.customer_id])).rows[0]!;
+          const already = customer.lock_status === (due.action === 'lock' ? 1 : 0);
+          if (!device || already) {
+            await tx.query(`UPDATE device_schedules SET state = 'skipped' WHERE id = $1`, [due.id]);
+            return { device: null, written: null };
+          }
+          const payload = due.action === 'lock' ? { lock_screen: await lockScreen(due.customer_id, tx, due.note) } : {};
+          const written = await channel.write({ device, type: due.action, payload, createdBy: due.created_by, origin: 'schedule' }, tx);
+          await tx.query(`UPDATE device_schedules SET state = 'done', command_id = $2 WHERE id = $1`, [due.id, written.row.id]);
+          return { device, written };
+        });
+        if (!outcome) return ran;
+        ran++;
+        if (outcome.device && outcome.written?.fresh) await channel.publish(outcome.device, outcome.written.row);
       }
     },
 
-    /** For the broker: whether these are the credentials of an active device. */
+    // Multiple lock/unlock -----------------------------------------------------------------------------------
+
+    async startBatch(caller: RequestAuth, body: BatchBody): Promise<Batch> {
+      assertAccess(caller, accessFor(body.action));
+      let ids = body.customer_ids ?? [];
+      if (!body.customer_ids) {
+        if (!body.filter) throw new AppError('VALIDATION_FAILED', { details: [{ field: 'customer_ids', message: 'choose customers or a filter', rule: 'required' }] });
+        ids = [];
+        for (let page = 1; ; page++) {
+          const list = await deps.customers.list(caller, { page, limit: 100, status: (body.filter.status ?? 'install') as never, lock_status: body.action === 'lock' ? 0 : 1, ...(body.filter.search ? { search: body.filter.search } : {}) });
+          ids.push(...list.items.map((c) => c.id));
+          if (list.items.length < 100 || ids.length >= 20000) break;
+        }
+      }
+      const batchId = randomUUID();
+      const skipped: { customer_id: number; reason: string }[] = [];
+      const toPublish: { device: DeviceRow; row: CommandRow }[] = [];
+      // One transaction per 200 customers keeps each short; the batch row comes first so progress can be read at once.
+      await db.query('INSERT INTO command_batches (id, account_id, action, created_by) VALUES ($1, $2, $3, $4)', [batchId, caller.accountId, body.action, caller.userId]);
+      for (let i = 0; i < ids.length; i += 200) {
+        const chunk = ids.slice(i, i + 200);
+        await db.transaction(async (tx) => {
+          const rows = await loadForBatch(tx, caller, chunk);
+          for (const id of chunk) {
+            const found = rows.get(id);
+            if (!found) {
+              skipped.push({ customer_id: id, reason: 'NOT_FOUND' });
+              continue;
+            }
+            if (!found.device) {
+              skipped.push({ customer_id: id, reason: 'DEVICE_NOT_ENROLLED' });
+              continue;
+            }
+            if (!isDeviceActionAllowed(body.action, { ...context(found.customer) })) {
+              skipped.push({ customer_id: id, reason: 'ACTION_NOT_ALLOWED' });
+              continue;
+            }
+            const payload = body.action === 'lock' ? { lock_screen: await lockScreen(id, tx) } : {};
+            const written = await channel.write({ device: found.device, type: body.action, payload, createdBy: caller.userId, origin: 'bulk', batchId, dedupe: false }, tx);
+            toPublish.push({ device: found.device, row: written.row });
+          }
+        });
+      }
+      await db.query('UPDATE command_batches SET skipped = $2 WHERE id = $1', [batchId, JSON.stringify(skipped)]);
+      await publishAll(toPublish);
+      return this.batch(caller, batchId);
+    },
+
+    async batch(caller: RequestAuth, batchId: string): Promise<Batch> {
+      const batch = (await db.query<{ id: string; action: string; created_at: Date; skipped: { customer_id: number; reason: string }[]; created_by: number }>(
+        'SELECT id, action, created_at, skipped, created_by FROM command_batches WHERE id = $1 AND account_id = $2', [batchId, caller.accountId],
+      )).rows[0];
+      if (!batch || (caller.userType === 'miniretailer' && batch.created_by !== caller.userId)) throw new AppError('NOT_FOUND');
+      const rows = (await db.query<{ customer_id: number; first_name: string; last_name: string; id: string; state: string; result: { error?: string } | null }>(
+        `SELECT d.customer_id, c.first_name, c.last_name, d.id, d.state, d.result FROM device_commands d JOIN customers c ON c.id = d.customer_id
+          WHERE d.batch_id = $1 ORDER BY d.customer_id`, [batchId],
+      )).rows;
+      const names = new Map((await db.query<{ id: number; first_name: string; last_name: string }>(
+        'SELECT id, first_name, last_name FROM customers WHERE account_id = $2 AND id = ANY($1::int[])', [batch.skipped.map((s) => s.customer_id), caller.accountId],
+      )).rows.map((r) => [r.id, `${r.first_name} ${r.last_name}`]));
+      const counts = { queued: 0, sent: 0, delivered: 0, done: 0, failed: 0, expired: 0, skipped: batch.skipped.length };
+      for (const r of rows) counts[r.state as keyof typeof counts]++;
+      return {
+        id: batch.id, action: batch.action, created_at: batch.created_at.toISOString(), total: rows.length + batch.skipped.length, counts,
+        items: [
+          ...rows.map((r) => ({ customer_id: r.customer_id, name: `${r.first_name} ${r.last_name}`, command_id: r.id, state: r.state, reason: r.result?.error ?? null })),
+          ...batch.skipped.map((s) => ({ customer_id: s.customer_id, name: names.get(s.customer_id) ?? '', command_id: null, state: 'skipped', reason: s.reason })),
+        ],
+      };
+    },
+
+    /** Sends the batch's failed and expired commands again, as new commands in the same batch. */
+    async retryBatch(caller: RequestAuth, batchId: string): Promise<Batch> {
+      const current = await this.batch(caller, batchId);
+      assertAccess(caller, accessFor(current.action));
+      const again = current.items.filter((i) => i.state === 'failed' || i.state === 'expired').map((i) => i.customer_id);
+      const toPublish: { device: DeviceRow; row: CommandRow }[] = [];
+      await db.transaction(async (tx) => {
+        const rows = await loadForBatch(tx, caller, again);
+        for (const id of again) {
+          const found = rows.get(id);
+          if (!found?.device || !isDeviceActionAllowed(current.action as 'lock' | 'unlock', context(found.customer))) continue;
+          // The earlier attempt stays in the log but leaves the batch's count.
+          await tx.query(`UPDATE device_commands SET batch_id = NULL WHERE batch_id = $1 AND customer_id = $2 AND state IN ('failed', 'expired')`, [batchId, id]);
+          const payload = current.action === 'lock' ? { lock_screen: await lockScreen(id, tx) } : {};
+          const written = await channel.write({ device: found.device, type: current.action, payload, createdBy: caller.userId, origin: 'bulk', batchId, dedupe: false }, tx);
+          toPublish.push({ device: found.device, row: written.row });
+        }
+      });
+      await publishAll(toPublish);
+      return this.batch(caller, batchId);
+    },
+
+    // The phone's side ---------------------------------------------------------------------------------------
+
+    /** Device credentials (HTTP Basic, the MQTT pair) to the active device, or null. */
+    async authenticate(header: string | undefined): Promise<DeviceRow | null> {
+      const match = /^Basic ([A-Za-z0-9+/=]+)$/.exec(header ?? '');
+      if (!match) return null;
+      const [username, password] = Buffer.from(match[1]!, 'base64').toString().split(':', 2);
+      if (!username || !password || !(await this.checkCredentials(username, password))) return null;
+      return (await devices.device(username)) ?? null;
+    },
+    checkIn: (device: DeviceRow, body: CheckInBody) => channel.checkIn(device, body),
+    uploadLog: (device: DeviceRow, entries: OfflineLogEntry[]) => channel.uploadLog(device, entries),
+    onDeviceEvent: (topic: string, text: string) => channel.onEvent(topic, text),
+
+    /** For the broker and device endpoints: whether these are the credentials of an active device. */
     async checkCredentials(deviceId: string, password: string): Promise<boolean> {
+      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(deviceId)) return false;
       const stored = await devices.passwordHash(deviceId);
       if (!stored) return false;
       const given = Buffer.from(sha256(password), 'hex');
       return timingSafeEqual(given, Buffer.from(stored, 'hex'));
     },
   };
+
+  async function loadForBatch(tx: Queryable, caller: RequestAuth, ids: number[]) {
+    const rows = new Map<number, { customer: CustomerRow; device: DeviceRow | undefined }>();
+    for (const id of ids) {
+      const customer = await deps.customerRows.findInAccount(caller.accountId, id, tx);
+      if (!customer || (caller.userType === 'miniretailer' && customer.retailer_id !== caller.userId)) continue;
+      rows.set(id, { customer, device: await devices.activeDevice(id, tx) });
+    }
+    return rows;
+  }
+
+  /** Publishes with a few in flight at once; what fails stays queued for the sweeper. */
+  async function publishAll(items: { device: DeviceRow; row: CommandRow }[]): Promise<void> {
+    let next = 0;
+    const worker = async () => {
+      while (next < items.length) {
+        const item = items[next++]!;
+        await channel.publish(item.device, item.row);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(32, items.length) }, worker));
+  }
 }
 export type DevicesService = ReturnType<typeof createDevicesService>;
+
+interface ScheduleRow { id: number; customer_id: number; action: 'lock' | 'unlock'; run_at: Date; state: string; command_id: string | null; note: string | null; created_at: Date }
+const SCHEDULE_COLUMNS = 'id, customer_id, action, run_at, state, command_id, note, created_at';
+const toSchedule = (r: ScheduleRow): Schedule => ({ id: r.id, customer_id: r.customer_id, action: r.action, run_at: r.run_at.toISOString(), state: r.state, command_id: r.command_id, note: r.note, created_at: r.created_at.toISOString() });

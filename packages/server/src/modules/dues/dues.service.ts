@@ -7,6 +7,7 @@
 import { todayInIndia } from '@kisht/domain/format';
 import type { Database } from '../../db/database.ts';
 import type { DuesRepository, DuesRule } from './dues.repository.ts';
+import { startRepeating } from '../../shared/repeat.ts';
 
 export interface DuesStats {
   penalties: number;
@@ -63,20 +64,5 @@ export type DuesService = ReturnType<typeof createDuesService>;
 
 /** Checks every `intervalMs` whether today's run is due; the first check happens at once. */
 export function startDuesScheduler(service: DuesService, intervalMs: number, onError: (error: unknown) => void): () => void {
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      await service.runDue();
-    } catch (error) {
-      onError(error);
-    } finally {
-      running = false;
-    }
-  };
-  void tick();
-  const timer = setInterval(() => void tick(), intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+  return startRepeating(() => service.runDue(), intervalMs, onError, true);
 }

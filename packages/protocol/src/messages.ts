@@ -1,0 +1,129 @@
+/**
+ * The device protocol's messages, version 1 (docs/device-protocol.md). Commands travel server -> phone on
+ * the device's `cmd` topic (and in check-in answers); events travel phone -> server on its `evt` topic.
+ * Both are sealed (signing.ts) under the device's secret.
+ */
+import type { DeviceAction } from '@kisht/domain/device-actions';
+
+export const PROTOCOL_VERSION = 1;
+
+/** Every command a phone may receive: the spec's device actions plus PIN change and release. */
+export type CommandType = DeviceAction | 'pin_change' | 'unclaim';
+
+/** Actions switched on or off; `on: true` means the restriction or feature the action names is active. */
+export const TOGGLE_ACTIONS = [
+  'app_lock', 'camera_lock', 'usb_debugging', 'tracking', 'outgoing_call', 'bluetooth_lock_unlock', 'wifi_on_off',
+  'airplane_mode_on_off', 'accessibility_on_off', 'app_hide_unhide', 'sim_lock_unlock', 'lost_mode', 'antitheft_lost_mode',
+] as const satisfies readonly DeviceAction[];
+export type ToggleAction = (typeof TOGGLE_ACTIONS)[number];
+
+/** Actions that only ask the phone to do or report something once. */
+export const ONE_SHOT_ACTIONS = ['fetch_location', 'reboot', 'sim_info', 'miui_permission', 'install_apple_onemodapp'] as const satisfies readonly DeviceAction[];
+
+/** Actions that end management of the phone (the agent removes itself once it has reported). */
+export const RELEASE_ACTIONS = ['uninstall', 'uninstall_antitheft', 'unclaim'] as const;
+
+export interface Sim {
+  slot: number;
+  operator?: string;
+  iccid?: string;
+  number?: string;
+}
+
+export interface Location {
+  latitude: number;
+  longitude: number;
+  /** Metres. */
+  accuracy: number;
+  at: string;
+}
+
+/** What the lock screen shows: filled by the server from the customer's loan. */
+export interface LockScreen {
+  /** Paise. */
+  amount_due: number;
+  /** A UPI payment link (upi://pay?...) the phone shows as a QR code, or null. */
+  upi: string | null;
+  retailer_name: string;
+  retailer_mobile: string;
+  message: string | null;
+  /** The customer's language when the retailer set one; otherwise the phone's own. */
+  language: string | null;
+}
+
+export type CommandPayload =
+  | { lock_screen: LockScreen } // lock
+  | { on: boolean; message?: string | null; phone?: string | null } // toggles (lost modes carry a message and phone)
+  | { command: 'SIMTRACKINGON' | 'SIMTRACKINGOFF' | 'SIMTRACKINGOFFLINEON' | 'SIMTRACKINGOFFLINEOFF' }
+  | { text: string; policy: 'alert' | 'wallpaper' } // wallpaper
+  | { message: string; amount_due: number; due_date: string | null; upi: string | null; language: string | null } // emi_alert
+  | { pin: string } // pin_change
+  | Record<string, never>;
+
+export interface CommandMessage {
+  v: 1;
+  id: string;
+  /** Per device, increasing; the phone ignores any seq not above the last one it has taken. */
+  seq: number;
+  type: CommandType;
+  payload: CommandPayload;
+  issued_at: string;
+  expires_at: string;
+}
+
+export type CommandState = 'queued' | 'sent' | 'delivered' | 'done' | 'failed' | 'expired';
+
+/** Results a phone reports with `done`. */
+export type CommandResult =
+  | { location: Location } // fetch_location
+  | { sims: Sim[] } // sim_info
+  | { error: string } // failed
+  | Record<string, unknown>;
+
+interface EventBase {
+  v: 1;
+  /** Per device, increasing across the phone's life; the server ignores any n not above the last it took. */
+  n: number;
+  at: string;
+}
+
+export type DeviceEvent =
+  | (EventBase & { kind: 'ack'; id: string; state: 'delivered' | 'done' | 'failed'; result?: CommandResult })
+  | (EventBase & { kind: 'sim_change'; old: Sim[]; new: Sim[]; location?: Location | null });
+
+/** One thing the phone did while it could not reach the server. */
+export interface OfflineLogEntry {
+  /** Per device, increasing; the server ignores entries it has already taken. */
+  n: number;
+  at: string;
+  kind: 'code_unlock' | 'code_lock' | 'code_bypass' | 'code_ouc' | 'code_rejected' | 'self_lock' | 'offline_warning' | 'command';
+  /** The HOTP counter or TOTP step of an accepted code, or the command id for `command`. */
+  ref?: string | number;
+}
+
+/** POST /api/device/check-in (device credentials), over HTTPS. */
+export interface CheckInBody {
+  v: 1;
+  locked: boolean;
+  battery?: number;
+  sims?: Sim[];
+  app_version?: string;
+  location?: Location | null;
+  /** The highest command seq the phone has taken. */
+  last_seq: number;
+  /** What the phone did offline, oldest first. */
+  log?: OfflineLogEntry[];
+}
+
+export interface CheckInReply {
+  /** What the server wants the phone to be. */
+  desired: { locked: boolean; lock_screen: LockScreen | null };
+  /** Sealed commands not yet finished, in seq order, above the phone's last_seq. */
+  commands: string[];
+  next_check_in_seconds: number;
+  /** The phone locks itself after this many days without a check-in (0: never). */
+  offline_lock_days: number;
+  server_time: string;
+  /** Set when the server wants a location with the next check-in. */
+  want_location: boolean;
+}

@@ -1,0 +1,216 @@
+/**
+ * The command channel (docs/device-protocol.md): commands are written first and published after commit,
+ * sealed under the device's secret; phones answer with sealed events on their own topic and check in over
+ * HTTPS. A sweeper publishes what a crash left unpublished and expires what is too old.
+ */
+import { randomUUID } from 'node:crypto';
+import { INSTALL_STATUS } from '@kisht/domain/constants';
+import type { CheckInBody, CheckInReply, CommandMessage, DeviceEvent, LockScreen, OfflineLogEntry, Sim } from '@kisht/protocol/messages';
+import { seal, unseal } from '@kisht/protocol/signing';
+import { deviceIdOfEventTopic } from '@kisht/protocol/topics';
+import type { Database, Queryable } from '../../db/database.ts';
+import type { CommandRow, DeviceRow, DevicesRepository } from './devices.repository.ts';
+
+/** Delivers a sealed command to a device over its channel; resolves when the broker (or vendor) has it. */
+export type Transport = (device: Pick<DeviceRow, 'id' | 'channel'>, sealed: string, command: CommandRow) => Promise<void>;
+
+export interface IssueRequest {
+  device: DeviceRow;
+  type: string;
+  payload: object;
+  createdBy: number;
+  origin: 'retailer' | 'schedule' | 'bulk' | 'dues' | 'sim_change' | 'system';
+  batchId?: string | null;
+  ttlMinutes?: number;
+  /** Return the same command when one of this type is still under way (a double tap). */
+  dedupe?: boolean;
+}
+
+const DEFAULT_TTL_MINUTES = 7 * 24 * 60;
+const LOCKING_LOG = new Set(['code_lock', 'self_lock']);
+const UNLOCKING_LOG = new Set(['code_unlock', 'code_ouc', 'code_bypass']);
+
+export function toMessage(row: CommandRow): CommandMessage {
+  return {
+    v: 1, id: row.id, seq: row.seq, type: row.type as CommandMessage['type'], payload: row.payload as CommandMessage['payload'],
+    issued_at: row.created_at.toISOString(), expires_at: row.expires_at.toISOString(),
+  };
+}
+
+export function createCommandChannel(deps: {
+  db: Database;
+  devices: DevicesRepository;
+  transport: Transport;
+  lockScreen: (customerId: number, q?: Queryable) => Promise<LockScreen>;
+  checkInSeconds: number;
+  log: (message: string, error?: unknown) => void;
+}) {
+  const { db, devices } = deps;
+
+  async function publish(device: DeviceRow, row: CommandRow): Promise<CommandRow> {
+    await deps.transport(device, seal(device.offline_secret, toMessage(row)), row);
+    return (await devices.advance(device.id, row.id, 'sent', undefined)) ?? row;
+  }
+
+  /** What a finished command changes on our side. Runs in the transaction that records the result. */
+  async function applyDone(row: CommandRow, q: Queryable): Promise<void> {
+    const payload = row.payload as { on?: boolean };
+    const result = row.result ?? {};
+    switch (row.type) {
+      case 'lock':
+      case 'unlock':
+        await devices.setLockStatus(row.customer_id, row.type === 'lock', q);
+        await devices.report(row.device_id, { locked: row.type === 'lock' }, false, q);
+        return;
+      case 'uninstall':
+      case 'uninstall_antitheft':
+        await devices.release(row.device_id, q);
+        await devices.setInstallStatus(row.customer_id, INSTALL_STATUS.uninstall, q);
+        await devices.setLockStatus(row.customer_id, false, q);
+        return;
+      case 'unclaim':
+        await devices.release(row.device_id, q);
+        await devices.setLockStatus(row.customer_id, false, q);
+        return;
+      case 'fetch_location':
+        if (result.location) await devices.report(row.device_id, { location: result.location }, false, q);
+        return;
+      case 'sim_info':
+        if (Array.isArray(result.sims)) {
+          await devices.report(row.device_id, { sims: result.sims }, false, q);
+          await devices.setSims(row.device_id, result.sims as Sim[], q);
+        }
+        return;
+      case 'sim_tracking_online':
+      case 'sim_tracking_offline':
+        await devices.report(row.device_id, { [row.type]: (row.payload as { command: string }).command.endsWith('ON') }, false, q);
+        return;
+      default:
+        if (typeof payload.on === 'boolean') {
+          await q.query(`UPDATE devices SET reported = jsonb_set(reported, '{toggles}', coalesce(reported -> 'toggles', '{}') || jsonb_build_object($2::text, $3::boolean)) WHERE id = $1`, [row.device_id, row.type, payload.on]);
+        }
+    }
+  }
+
+  async function advance(deviceId: string, commandId: string, state: 'delivered' | 'done' | 'failed', result: unknown): Promise<CommandRow | undefined> {
+    return db.transaction(async (tx) => {
+      const updated = await devices.advance(deviceId, commandId, state, result, tx);
+      if (updated?.state === 'done') await applyDone(updated, tx);
+      return updated;
+    });
+  }
+
+  /** An offline log entry that changes the lock state counts as the phone's confirmation. */
+  async function applyLog(device: DeviceRow, entries: OfflineLogEntry[], q: Queryable): Promise<number> {
+    const fresh = await devices.addLog(device, entries, q);
+    const last = [...fresh].reverse().find((e) => LOCKING_LOG.has(e.kind) || UNLOCKING_LOG.has(e.kind));
+    if (last) {
+      const locked = LOCKING_LOG.has(last.kind);
+      await devices.setLockStatus(device.customer_id, locked, q);
+      await devices.report(device.id, { locked }, false, q);
+    }
+    return fresh.length;
+  }
+
+  return {
+    /** Writes a command (or finds the one under way) inside `q`'s transaction; publish it after commit. */
+    async write(request: IssueRequest, q: Queryable): Promise<{ row: CommandRow; fresh: boolean }> {
+      if (request.dedupe !== false) {
+        const pending = await devices.pendingCommand(request.device.id, request.type, q);
+        if (pending) return { row: pending, fresh: false };
+      }
+      const row = await devices.createCommand({
+        id: randomUUID(), device_id: request.device.id, customer_id: request.device.customer_id, account_id: request.device.account_id,
+        type: request.type, payload: request.payload, created_by: request.createdBy, ttl_minutes: request.ttlMinutes ?? DEFAULT_TTL_MINUTES,
+        origin: request.origin, batch_id: request.batchId ?? null,
+      }, q);
+      return { row, fresh: true };
+    },
+
+    /** Publishes a freshly written command; a broker that is down leaves it queued for the sweeper. */
+    async publish(device: DeviceRow, row: CommandRow): Promise<CommandRow> {
+      try {
+        return await publish(device, row);
+      } catch (error) {
+        deps.log('command publish failed; the sweeper will retry', error);
+        return row;
+      }
+    },
+
+    async issue(request: IssueRequest): Promise<CommandRow> {
+      const { row, fresh } = await db.transaction((tx) => this.write(request, tx));
+      return fresh ? this.publish(request.device, row) : row;
+    },
+
+    /** Publishes commands left queued (by a crash between commit and publish) and expires old ones. */
+    async sweep(olderThanSeconds = 5): Promise<{ republished: number; expired: number }> {
+      const expired = (await devices.expire()).length;
+      let republished = 0;
+      for (const row of await devices.unpublished(olderThanSeconds, 500)) {
+        const device = await devices.device(row.device_id);
+        if (!device) continue;
+        try {
+          await publish(device, row);
+          republished++;
+        } catch (error) {
+          deps.log('sweeper publish failed', error);
+          break;
+        }
+      }
+      return { republished, expired };
+    },
+
+    /** A phone's sealed event on its own topic. Forged, replayed and unknown messages are dropped. */
+    async onEvent(topic: string, text: string): Promise<'taken' | 'ignored'> {
+      const deviceId = deviceIdOfEventTopic(topic);
+      const device = deviceId ? await devices.device(deviceId) : undefined;
+      if (!device) return 'ignored';
+      const event = unseal<DeviceEvent>(device.offline_secret, text);
+      if (!event || event.v !== 1 || !Number.isSafeInteger(event.n) || event.n < 1) return 'ignored';
+      if (!(await devices.takeEventNumber(device.id, event.n))) return 'ignored';
+      if (event.kind === 'ack' && typeof event.id === 'string' && ['delivered', 'done', 'failed'].includes(event.state)) {
+        await advance(device.id, event.id, event.state, event.result);
+        return 'taken';
+      }
+      if (event.kind === 'sim_change' && Array.isArray(event.new)) {
+        await this.onSimChange(device, event.old ?? [], event.new, event.location ?? null, event.at);
+        return 'taken';
+      }
+      return 'ignored';
+    },
+
+    /** Set by the devices service: what a SIM change means (record it, maybe lock). */
+    onSimChange: async (_device: DeviceRow, _old: Sim[], _new: Sim[], _location: unknown, _at: string): Promise<void> => undefined,
+
+    /** HTTPS check-in: record what the phone says, take its offline log, answer with what it should do. */
+    async checkIn(device: DeviceRow, body: CheckInBody): Promise<CheckInReply> {
+      const policy = await devices.orgPolicy(device.org_id);
+      await db.transaction(async (tx) => {
+        await devices.report(device.id, {
+          locked: body.locked, battery: body.battery ?? null, app_version: body.app_version ?? null,
+          ...(body.sims ? { sims: body.sims } : {}), ...(body.location ? { location: body.location } : {}),
+        }, true, tx);
+        if (body.log?.length) await applyLog(device, body.log, tx);
+      });
+      const open = await devices.openAbove(device.id, body.last_seq);
+      const customer = (await db.query<{ lock_status: number }>('SELECT lock_status FROM customers WHERE id = $1', [device.customer_id])).rows[0]!;
+      const lastLockCommand = open.filter((c) => c.type === 'lock' || c.type === 'unlock').at(-1);
+      const locked = lastLockCommand ? lastLockCommand.type === 'lock' : customer.lock_status === 1;
+      // Commands the phone has not acknowledged yet count as sent once they go out with this answer.
+      for (const row of open) if (row.state === 'queued') await devices.advance(device.id, row.id, 'sent', undefined);
+      return {
+        desired: { locked, lock_screen: locked ? await deps.lockScreen(device.customer_id) : null },
+        commands: open.map((row) => seal(device.offline_secret, toMessage(row))),
+        next_check_in_seconds: deps.checkInSeconds,
+        offline_lock_days: policy.offline_lock_days,
+        server_time: new Date().toISOString(),
+        want_location: device.want_location,
+      };
+    },
+
+    async uploadLog(device: DeviceRow, entries: OfflineLogEntry[]): Promise<number> {
+      return db.transaction((tx) => applyLog(device, entries, tx));
+    },
+  };
+}
+export type CommandChannel = ReturnType<typeof createCommandChannel>;

@@ -1,0 +1,84 @@
+/**
+ * The organisation's device policies, driven by the daily dues run's events: an EMI reminder goes to the
+ * phone as an EMI alert; with auto-lock on, a phone whose oldest unpaid instalment is N days overdue is
+ * locked; with auto-unlock on, a phone the policy locked is unlocked once nothing is overdue.
+ */
+import { translate } from '../../shared/messages.ts';
+import type { Language } from '@kisht/domain/constants';
+import { formatRupees } from '@kisht/domain/money';
+import type { Database } from '../../db/database.ts';
+import type { DevicesRepository, DeviceRow } from './devices.repository.ts';
+import type { CommandChannel } from './command-channel.ts';
+import type { DevicesService } from './devices.service.ts';
+
+interface EventRow { id: number; customer_id: number; type: 'emi_reminder' | 'emi_overdue'; payload: { due_date?: string; amount_paise?: number; days_past_due?: number; overdue_paise?: number }; auto_lock_days_overdue: number; lock_status: number; language: string | null }
+
+export function createDevicePolicies(deps: { db: Database; devices: DevicesRepository; channel: CommandChannel; lockScreen: DevicesService['lockScreen'] }) {
+  const { db, devices, channel } = deps;
+  const publishLater: { device: DeviceRow; row: Awaited<ReturnType<CommandChannel['write']>>['row'] }[] = [];
+
+  /** Handles each open reminder and overdue event once (claimed with the commands it writes). */
+  async function handleEvents(): Promise<{ alerts: number; locks: number }> {
+    const stats = { alerts: 0, locks: 0 };
+    for (;;) {
+      const batch = await db.transaction(async (tx) => {
+        const events = (await tx.query<EventRow>(
+          `SELECT e.id, e.customer_id, e.type, e.payload, o.auto_lock_days_overdue, c.lock_status, c.language
+             FROM customer_events e JOIN customers c ON c.id = e.customer_id JOIN organizations o ON o.id = e.org_id
+            WHERE e.handled_at IS NULL AND e.type IN ('emi_reminder', 'emi_overdue') ORDER BY e.id LIMIT 100 FOR UPDATE OF e SKIP LOCKED`,
+        )).rows;
+        for (const event of events) {
+          await tx.query('UPDATE customer_events SET handled_at = now() WHERE id = $1', [event.id]);
+          const device = await devices.activeDevice(event.customer_id, tx);
+          if (!device) continue;
+          if (event.type === 'emi_reminder') {
+            const lng = event.language ?? 'en';
+            const amount = formatRupees(event.payload.amount_paise ?? 0);
+            const message = translate(lng as Language, 'devicePolicy.reminderText', `Your EMI of ${amount} is due on ${event.payload.due_date}.`, { amount, date: event.payload.due_date ?? '' });
+            const screen = await deps.lockScreen(event.customer_id, tx);
+            const written = await channel.write({
+              device, type: 'emi_alert', origin: 'dues', createdBy: device.account_id,
+              payload: { message, amount_due: event.payload.amount_paise ?? 0, due_date: event.payload.due_date ?? null, upi: screen.upi, language: event.language },
+            }, tx);
+            if (written.fresh) publishLater.push({ device, row: written.row });
+            stats.alerts++;
+          } else if (event.auto_lock_days_overdue > 0 && event.lock_status === 0 && (event.payload.days_past_due ?? 0) >= event.auto_lock_days_overdue) {
+            const written = await channel.write({ device, type: 'lock', origin: 'dues', createdBy: device.account_id, payload: { lock_screen: await deps.lockScreen(event.customer_id, tx) } }, tx);
+            if (written.fresh) publishLater.push({ device, row: written.row });
+            stats.locks++;
+          }
+        }
+        return events.length;
+      });
+      await flush();
+      if (batch < 100) return stats;
+    }
+  }
+
+  /** Unlocks phones the dues policy locked once nothing is overdue, where the organisation wants that. */
+  async function unlockPaid(): Promise<number> {
+    const rows = (await db.query<{ customer_id: number }>(
+      `SELECT c.id AS customer_id FROM customers c JOIN organizations o ON o.id = c.org_id
+        WHERE o.auto_unlock_when_paid AND c.lock_status = 1
+          AND (SELECT d.origin FROM device_commands d WHERE d.customer_id = c.id AND d.type IN ('lock', 'unlock') AND d.state = 'done' ORDER BY d.finished_at DESC LIMIT 1) = 'dues'
+          AND NOT EXISTS (SELECT 1 FROM emi_instalments e WHERE e.customer_id = c.id AND e.due_date < (now() AT TIME ZONE 'Asia/Kolkata')::date AND e.paid_paise < e.amount_paise + e.penalty_paise)
+          AND NOT EXISTS (SELECT 1 FROM device_commands d WHERE d.customer_id = c.id AND d.type = 'unlock' AND d.state IN ('queued', 'sent', 'delivered'))
+        LIMIT 500`,
+    )).rows;
+    for (const { customer_id } of rows) {
+      const device = await devices.activeDevice(customer_id);
+      if (!device) continue;
+      await channel.issue({ device, type: 'unlock', payload: {}, createdBy: device.account_id, origin: 'dues' });
+    }
+    return rows.length;
+  }
+
+  async function flush() {
+    while (publishLater.length) {
+      const item = publishLater.shift()!;
+      await channel.publish(item.device, item.row);
+    }
+  }
+
+  return { handleEvents, unlockPaid };
+}
