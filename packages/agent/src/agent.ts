@@ -1,0 +1,627 @@
+/**
+ * The device agent: a phone that follows docs/device-protocol.md. It enrols from the retailer's QR, keeps an
+ * MQTT session for commands, checks in over HTTPS, takes offline codes and locks itself when it has been
+ * away from the server too long. Everything it must remember goes through a StateStore, so a reboot
+ * (a new DeviceAgent on the same store) carries on where it stopped.
+ */
+import { EventEmitter } from 'node:events';
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import { seal, unseal } from '@kisht/protocol/signing';
+import { acceptOfflineCode, CODE_ATTEMPTS, lockoutSeconds, type CodePurpose } from '@kisht/protocol/offline-codes';
+import {
+  RELEASE_ACTIONS, TOGGLE_ACTIONS, type CheckInBody, type CheckInReply, type CommandMessage, type CommandResult,
+  type DeviceEvent, type OfflineLogEntry, type Sim, type ToggleAction,
+} from '@kisht/protocol/messages';
+import { checkIn, enrolDevice, HttpError, NetworkDownError } from './device-api.ts';
+import { parseEnrolmentPayload, type EnrolmentTarget } from './enrolment-payload.ts';
+import { initialState, type EmiAlert, type Identity, type PhoneState } from './state.ts';
+import type { StateStore } from './store.ts';
+
+const DAY_MS = 86_400_000;
+/** How soon a failed check-in is tried again. */
+const CHECK_IN_RETRY_MS = 60_000;
+
+export interface AgentOptions {
+  store: StateStore;
+  /** The phone's clock in ms; tests move it forward to reach a self-lock. */
+  now?: () => number;
+  /** Overrides the broker URL the server gave at enrolment (the CLI's --mqtt). */
+  mqttUrl?: string;
+  /** Extra MQTT client options; fleet mode passes one shared object. */
+  mqttOptions?: IClientOptions;
+  /** Runs its own tick timer (default). Fleet mode passes false and ticks every phone from one timer. */
+  timer?: boolean;
+  tickMs?: number;
+}
+
+export type CommandOutcome = 'done' | 'failed' | 'forged' | 'old' | 'expired' | 'unknown_version';
+
+export interface CommandReport {
+  outcome: CommandOutcome;
+  source: 'mqtt' | 'check-in';
+  seq?: number;
+  type?: string;
+  id?: string;
+  error?: string;
+}
+
+export type CodeResult =
+  | { ok: true; purpose: CodePurpose; counter: number }
+  | { ok: false; reason: 'wrong'; attemptsLeft: number }
+  | { ok: false; reason: 'locked_out'; until: number };
+
+export interface AgentEvents {
+  change: [];
+  command: [CommandReport];
+  connection: [boolean];
+  'check-in': [{ ok: boolean; error?: string }];
+  code: [CodeResult];
+  note: [string];
+  released: [];
+}
+
+class CommandFailure extends Error {}
+
+/** The MQTT URL to use: the server's, with a wildcard host replaced, or MQTT over WebSocket on the API host. */
+export function resolveMqttUrl(given: string | undefined, server: string): string {
+  const api = new URL(server);
+  if (!given) return `${api.protocol === 'https:' ? 'wss' : 'ws'}://${api.host}/mqtt`;
+  const url = new URL(given);
+  if (url.hostname === '0.0.0.0' || url.hostname === '[::]' || url.hostname === '::') url.hostname = api.hostname;
+  return url.toString().replace(/\/$/, '');
+}
+
+export class DeviceAgent extends EventEmitter<AgentEvents> {
+  private state: PhoneState | null;
+  private client: MqttClient | null = null;
+  private online = true;
+  private connected = false;
+  private running = false;
+  private timer: NodeJS.Timeout | null = null;
+  private nextCheckInAt = 0;
+  private checkInRunning = false;
+  private queue: Promise<unknown> = Promise.resolve();
+  private flushing = new WeakSet<MqttClient>();
+  private outboxWaiters: Array<() => void> = [];
+  readonly now: () => number;
+  /** Counters for fleet summaries. */
+  readonly stats = { commandsDone: 0, commandsFailed: 0, checkIns: 0, connects: 0 };
+
+  constructor(private readonly options: AgentOptions) {
+    super();
+    this.now = options.now ?? Date.now;
+    this.state = options.store.load();
+  }
+
+  // ---- reading ----
+
+  get enrolled(): boolean {
+    return this.state?.status === 'enrolled';
+  }
+
+  get isOnline(): boolean {
+    return this.online;
+  }
+
+  get isConnected(): boolean {
+    return this.connected;
+  }
+
+  /** A copy of everything the phone knows, for screens and tests. */
+  snapshot(): PhoneState {
+    if (!this.state) throw new Error('the phone has no state yet: enrol it first');
+    return structuredClone(this.state);
+  }
+
+  private get s(): PhoneState {
+    if (!this.state) throw new Error('the phone has no state yet: enrol it first');
+    return this.state;
+  }
+
+  private save(): void {
+    if (this.state) this.options.store.save(this.state);
+    this.emit('change');
+  }
+
+  private iso(): string {
+    return new Date(this.now()).toISOString();
+  }
+
+  private note(text: string): void {
+    this.emit('note', text);
+  }
+
+  // ---- enrolment ----
+
+  /** Enrols from the QR text (DPC provisioning JSON or kisht:// link). */
+  enrolFromQr(payload: string, identity: Identity, sims: Sim[] = []): Promise<void> {
+    return this.enrol(parseEnrolmentPayload(payload), identity, sims);
+  }
+
+  async enrol(target: EnrolmentTarget, identity: Identity, sims: Sim[] = []): Promise<void> {
+    if (!this.online) throw new NetworkDownError();
+    const answer = await enrolDevice(target.server, {
+      token: target.token, imei1: identity.imei1,
+      ...(identity.imei2 ? { imei2: identity.imei2 } : {}),
+      ...(identity.serial ? { serial_number: identity.serial } : {}),
+      ...(sims.length ? { sims } : {}),
+    });
+    const state = initialState(identity, sims);
+    state.status = 'enrolled';
+    state.server = target.server;
+    state.checkInSeconds = answer.check_in_seconds;
+    state.credentials = {
+      deviceId: answer.device_id,
+      username: answer.mqtt.username,
+      password: answer.mqtt.password,
+      mqttUrl: this.options.mqttUrl ?? resolveMqttUrl(answer.mqtt.url, target.server),
+      commandTopic: answer.mqtt.command_topic,
+      eventTopic: answer.mqtt.event_topic,
+      offlineSecret: answer.offline_secret,
+    };
+    this.state = state;
+    this.save();
+  }
+
+  // ---- running ----
+
+  /** Connects to the broker (checking in on every connect) and starts the tick timer. */
+  start(): void {
+    if (!this.enrolled || this.running) return;
+    this.running = true;
+    this.nextCheckInAt = this.now();
+    if (this.options.timer !== false) {
+      this.timer = setInterval(() => this.tick(), this.options.tickMs ?? 1000);
+      this.timer.unref();
+    }
+    this.connect();
+  }
+
+  /** Disconnects and stops the timer; the state stays in the store. */
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.disconnect();
+  }
+
+  /** Power cycle: stop, read the state back from the store, start again. */
+  async reboot(): Promise<void> {
+    await this.stop();
+    this.state = this.options.store.load();
+    this.emit('change');
+    this.start();
+  }
+
+  /** Cuts all network: MQTT and HTTPS. */
+  async goOffline(): Promise<void> {
+    this.online = false;
+    await this.disconnect();
+    this.emit('change');
+  }
+
+  goOnline(): void {
+    this.online = true;
+    this.emit('change');
+    if (this.running) this.connect();
+  }
+
+  private connect(): void {
+    const creds = this.state?.credentials;
+    if (!this.online || !creds || this.client || !this.running) return;
+    const client = mqtt.connect(creds.mqttUrl, {
+      reconnectPeriod: 2000,
+      connectTimeout: 10_000,
+      ...this.options.mqttOptions,
+      clientId: creds.username,
+      username: creds.username,
+      password: creds.password,
+      clean: false,
+    });
+    this.client = client;
+    client.on('connect', () => {
+      if (this.client !== client) return;
+      this.connected = true;
+      this.stats.connects++;
+      this.emit('connection', true);
+      this.emit('change');
+      client.subscribe(creds.commandTopic, { qos: 1 }, (error) => {
+        if (error) this.note(`subscribe failed: ${error.message}`);
+      });
+      void this.flushOutbox(client);
+      // Queued first, so commands the broker kept for us wait behind the check-in's ordered list.
+      void this.checkIn();
+    });
+    client.on('message', (_topic, payload) => {
+      const text = payload.toString();
+      void this.enqueue(() => this.takeCommand(text, 'mqtt'));
+    });
+    client.on('close', () => {
+      if (this.client !== client || !this.connected) return;
+      this.connected = false;
+      this.emit('connection', false);
+      this.emit('change');
+    });
+    client.on('error', (error) => this.note(`mqtt: ${error.message}`));
+  }
+
+  private async disconnect(): Promise<void> {
+    const client = this.client;
+    this.client = null;
+    const was = this.connected;
+    this.connected = false;
+    if (client) await client.endAsync(true).catch(() => undefined);
+    if (was) {
+      this.emit('connection', false);
+      this.emit('change');
+    }
+  }
+
+  /** One step of the phone's own clock work: self-lock, warning and the periodic check-in. */
+  tick(): void {
+    if (!this.enrolled) return;
+    this.evaluateSelfLock();
+    if (this.running && this.online && !this.checkInRunning && this.now() >= this.nextCheckInAt) void this.checkIn();
+  }
+
+  /** Resolves when every command taken so far has been carried out. */
+  async idle(): Promise<void> {
+    let last: Promise<unknown>;
+    do {
+      last = this.queue;
+      await last;
+    } while (last !== this.queue);
+  }
+
+  private enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(task);
+    this.queue = result.catch((error: unknown) => this.note(`task failed: ${(error as Error).message}`));
+    return result;
+  }
+
+  // ---- events (phone -> server) ----
+
+  private sendEvent(event: DistributiveOmit<DeviceEvent, 'v' | 'n' | 'at'>): void {
+    const s = this.s;
+    if (!s.credentials) return;
+    s.lastEventN += 1;
+    const message = { v: 1, n: s.lastEventN, at: this.iso(), ...event };
+    s.outbox.push(seal(s.credentials.offlineSecret, message));
+    this.save();
+    if (this.client && this.connected) void this.flushOutbox(this.client);
+  }
+
+  /** Publishes the outbox one event at a time, in order: the server drops any n below one it has taken. */
+  private async flushOutbox(client: MqttClient): Promise<void> {
+    if (this.flushing.has(client)) return;
+    this.flushing.add(client);
+    try {
+      while (this.client === client && this.state && this.state.outbox.length > 0 && this.state.credentials) {
+        const text = this.state.outbox[0]!;
+        await client.publishAsync(this.state.credentials.eventTopic, text, { qos: 1 });
+        if (this.state.outbox[0] === text) {
+          this.state.outbox.shift();
+          this.options.store.save(this.state);
+        }
+      }
+    } catch (error) {
+      this.note(`event not sent yet: ${(error as Error).message}`);
+    } finally {
+      this.flushing.delete(client);
+    }
+    if (this.state && this.state.outbox.length === 0) {
+      const waiters = this.outboxWaiters;
+      this.outboxWaiters = [];
+      for (const resolve of waiters) resolve();
+    }
+  }
+
+  /** Resolves when the broker has taken every event, or after `timeoutMs`; true when the outbox is empty. */
+  async outboxEmpty(timeoutMs = 10_000): Promise<boolean> {
+    if (!this.state || this.state.outbox.length === 0) return true;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.outboxWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    return this.state.outbox.length === 0;
+  }
+
+  // ---- check-in (HTTPS) ----
+
+  /** Checks in now (through the command queue); true when the server answered. */
+  checkIn(): Promise<boolean> {
+    return this.enqueue(() => this.runCheckIn());
+  }
+
+  private async runCheckIn(): Promise<boolean> {
+    if (!this.enrolled || !this.online || !this.s.credentials || !this.s.server) return false;
+    this.checkInRunning = true;
+    this.nextCheckInAt = this.now() + CHECK_IN_RETRY_MS;
+    try {
+      // Our acks first: the server's desired state should already count them.
+      if (this.connected) await this.outboxEmpty(3000);
+      const s = this.s;
+      const creds = s.credentials!;
+      // The server takes at most 500 entries a time; the rest go with the next check-in.
+      const sent = s.log.slice(0, 500);
+      const body: CheckInBody = {
+        v: 1, locked: s.screen.locked, battery: s.screen.battery, sims: s.screen.sims, app_version: s.screen.appVersion,
+        location: s.screen.location, last_seq: s.lastSeq, log: sent,
+      };
+      let reply: CheckInReply;
+      try {
+        if (!this.online) throw new NetworkDownError();
+        reply = await checkIn(s.server!, creds.username, creds.password, body);
+      } catch (error) {
+        const text = error instanceof HttpError ? error.message : `unreachable: ${(error as Error).message}`;
+        this.emit('check-in', { ok: false, error: text });
+        return false;
+      }
+      this.applyCheckIn(reply, sent);
+      for (const text of reply.commands ?? []) await this.takeCommand(text, 'check-in');
+      this.stats.checkIns++;
+      this.emit('check-in', { ok: true });
+      return true;
+    } finally {
+      this.checkInRunning = false;
+    }
+  }
+
+  private applyCheckIn(reply: CheckInReply, sent: OfflineLogEntry[]): void {
+    const s = this.s;
+    const now = this.now();
+    const taken = sent.reduce((max, e) => Math.max(max, e.n), 0);
+    s.log = s.log.filter((e) => e.n > taken);
+    s.lastCheckIn = now;
+    s.offlineLockDays = reply.offline_lock_days ?? s.offlineLockDays;
+    s.checkInSeconds = reply.next_check_in_seconds || s.checkInSeconds;
+    this.nextCheckInAt = now + s.checkInSeconds * 1000;
+    s.bypass = false;
+    s.offlineWarning = false;
+    s.selfLockAnchor = null;
+    const desired = reply.desired;
+    if (desired?.lock_screen) s.screen.lockScreen = desired.lock_screen;
+    const pendingLockCommand = (reply.commands ?? []).length > 0;
+    if (s.selfLocked) {
+      s.selfLocked = false;
+      if (!desired?.locked) s.screen.locked = false;
+    }
+    // The server's word wins only when nothing of ours or theirs is still on its way.
+    if (desired && !pendingLockCommand && s.outbox.length === 0 && desired.locked !== s.screen.locked) {
+      s.screen.locked = desired.locked;
+      this.note(`check-in: the server wants the phone ${desired.locked ? 'locked' : 'unlocked'}`);
+    }
+    this.save();
+  }
+
+  // ---- commands (server -> phone) ----
+
+  private report(report: CommandReport): void {
+    if (report.outcome === 'done') this.stats.commandsDone++;
+    if (report.outcome === 'failed') this.stats.commandsFailed++;
+    this.emit('command', report);
+  }
+
+  private async takeCommand(text: string, source: 'mqtt' | 'check-in'): Promise<void> {
+    if (!this.enrolled || !this.s.credentials) return;
+    const s = this.s;
+    const message = unseal<CommandMessage>(s.credentials!.offlineSecret, text);
+    if (!message) return this.report({ outcome: 'forged', source });
+    const base = { source, seq: message.seq, type: message.type, id: message.id };
+    if (message.v !== 1) {
+      this.note(`ignored a command of unknown version ${String(message.v)}`);
+      return this.report({ ...base, outcome: 'unknown_version' });
+    }
+    if (typeof message.seq !== 'number' || message.seq <= s.lastSeq) return this.report({ ...base, outcome: 'old' });
+    const expires = Date.parse(message.expires_at);
+    if (!Number.isFinite(expires) || expires <= this.now()) return this.report({ ...base, outcome: 'expired' });
+    s.lastSeq = message.seq;
+    this.sendEvent({ kind: 'ack', id: message.id, state: 'delivered' });
+    let result: CommandResult;
+    try {
+      result = this.execute(message);
+    } catch (error) {
+      const reason = error instanceof CommandFailure ? error.message : 'internal_error';
+      this.sendEvent({ kind: 'ack', id: message.id, state: 'failed', result: { error: reason } });
+      return this.report({ ...base, outcome: 'failed', error: reason });
+    }
+    this.sendEvent({ kind: 'ack', id: message.id, state: 'done', result });
+    this.report({ ...base, outcome: 'done' });
+    if (message.type === 'reboot') this.afterAcks(() => this.reboot());
+    if ((RELEASE_ACTIONS as readonly string[]).includes(message.type)) this.afterAcks(() => this.release());
+  }
+
+  /** Runs `then` once the broker has our acks (or a while has passed), outside the command queue. */
+  private afterAcks(then: () => Promise<void>): void {
+    void this.outboxEmpty(10_000).then(then).catch((error: unknown) => this.note(`after command: ${(error as Error).message}`));
+  }
+
+  private execute(message: CommandMessage): CommandResult {
+    const screen = this.s.screen;
+    const payload = (message.payload ?? {}) as Record<string, unknown>;
+    const type = message.type;
+    if ((TOGGLE_ACTIONS as readonly string[]).includes(type)) {
+      if (typeof payload.on !== 'boolean') throw new CommandFailure('bad_payload');
+      screen.toggles[type as ToggleAction] = payload.on;
+      if (type === 'lost_mode' || type === 'antitheft_lost_mode') {
+        const on = screen.toggles.lost_mode || screen.toggles.antitheft_lost_mode;
+        screen.lostMode = payload.on
+          ? { on: true, message: (payload.message as string | null | undefined) ?? null, phone: (payload.phone as string | null | undefined) ?? null }
+          : { ...screen.lostMode, on };
+      }
+      this.save();
+      return {};
+    }
+    switch (type) {
+      case 'lock':
+        if (payload.lock_screen) screen.lockScreen = payload.lock_screen as PhoneState['screen']['lockScreen'];
+        screen.locked = true;
+        break;
+      case 'unlock':
+        screen.locked = false;
+        this.s.selfLocked = false;
+        break;
+      case 'sim_tracking_online':
+      case 'sim_tracking_offline': {
+        const command = String(payload.command ?? '');
+        const expected = type === 'sim_tracking_online' ? ['SIMTRACKINGON', 'SIMTRACKINGOFF'] : ['SIMTRACKINGOFFLINEON', 'SIMTRACKINGOFFLINEOFF'];
+        if (!expected.includes(command)) throw new CommandFailure('bad_payload');
+        screen.simTracking[type === 'sim_tracking_online' ? 'online' : 'offline'] = command === expected[0];
+        break;
+      }
+      case 'wallpaper':
+        if (typeof payload.text !== 'string' || (payload.policy !== 'alert' && payload.policy !== 'wallpaper')) throw new CommandFailure('bad_payload');
+        screen.wallpaper = { text: payload.text, policy: payload.policy };
+        break;
+      case 'emi_alert':
+        screen.emiAlert = payload as unknown as EmiAlert;
+        break;
+      case 'pin_change':
+        if (typeof payload.pin !== 'string' || !/^\d{4,8}$/.test(payload.pin)) throw new CommandFailure('bad_pin');
+        screen.pin = payload.pin;
+        break;
+      case 'fetch_location':
+        if (!screen.location) throw new CommandFailure('location_unavailable');
+        return { location: { ...screen.location, at: this.iso() } };
+      case 'sim_info':
+        return { sims: screen.sims.map((sim) => ({ slot: sim.slot, operator: sim.operator ?? '', iccid: sim.iccid ?? '', number: sim.number ?? '' })) };
+      case 'reboot':
+      case 'miui_permission':
+      case 'install_apple_onemodapp':
+      case 'uninstall':
+      case 'uninstall_antitheft':
+      case 'unclaim':
+        return {};
+      default:
+        throw new CommandFailure('unsupported_command');
+    }
+    this.save();
+    return {};
+  }
+
+  /** The agent removes itself: no more credentials, no more management. */
+  private async release(): Promise<void> {
+    await this.stop();
+    const s = this.s;
+    s.status = 'released';
+    s.credentials = null;
+    s.outbox = [];
+    s.screen.locked = false;
+    s.selfLocked = false;
+    this.save();
+    this.emit('released');
+  }
+
+  // ---- the phone's own inputs ----
+
+  setLocation(latitude: number, longitude: number, accuracy = 20): void {
+    this.s.screen.location = { latitude, longitude, accuracy, at: this.iso() };
+    this.save();
+  }
+
+  setBattery(percent: number): void {
+    this.s.screen.battery = Math.max(0, Math.min(100, Math.round(percent)));
+    this.save();
+  }
+
+  /** Replaces the SIM cards; a different set is reported to the server as a sim_change event. */
+  setSims(sims: Sim[]): void {
+    const s = this.s;
+    const old = s.screen.sims;
+    const key = (list: Sim[]) => JSON.stringify([...list].sort((a, b) => a.slot - b.slot).map((x) => [x.slot, x.operator ?? '', x.iccid ?? '']));
+    s.screen.sims = sims;
+    this.save();
+    if (key(old) !== key(sims) && this.enrolled) {
+      this.sendEvent({ kind: 'sim_change', old, new: sims, location: s.screen.location });
+    }
+  }
+
+  /** Puts a card in `slot` (replacing what was there). */
+  swapSim(slot: number, operator: string, iccid: string): void {
+    const others = this.s.screen.sims.filter((sim) => sim.slot !== slot);
+    this.setSims([...others, { slot, operator, iccid }].sort((a, b) => a.slot - b.slot));
+  }
+
+  dismissAlert(): void {
+    this.s.screen.emiAlert = null;
+    this.save();
+  }
+
+  // ---- offline codes and self-lock ----
+
+  private appendLog(kind: OfflineLogEntry['kind'], ref?: string | number): void {
+    const s = this.s;
+    s.lastLogN += 1;
+    s.log.push({ n: s.lastLogN, at: this.iso(), kind, ...(ref !== undefined ? { ref } : {}) });
+  }
+
+  /** The customer types a code; the phone checks it alone, without the network. */
+  enterCode(code: string): CodeResult {
+    const s = this.s;
+    if (!s.credentials) throw new Error('the phone is not enrolled');
+    const now = this.now();
+    let result: CodeResult;
+    if (s.codeLockedUntil !== null && now < s.codeLockedUntil) {
+      result = { ok: false, reason: 'locked_out', until: s.codeLockedUntil };
+    } else {
+      const accepted = acceptOfflineCode(s.credentials.offlineSecret, code.replace(/\s+/g, ''), s.codes, now);
+      if (!accepted) {
+        s.codeFailures += 1;
+        this.appendLog('code_rejected');
+        if (s.codeFailures >= CODE_ATTEMPTS) {
+          s.codeLockedUntil = now + lockoutSeconds(s.codeLockouts) * 1000;
+          s.codeLockouts += 1;
+          s.codeFailures = 0;
+          result = { ok: false, reason: 'locked_out', until: s.codeLockedUntil };
+        } else {
+          result = { ok: false, reason: 'wrong', attemptsLeft: CODE_ATTEMPTS - s.codeFailures };
+        }
+      } else {
+        s.codes = accepted.state;
+        s.codeFailures = 0;
+        s.codeLockouts = 0;
+        s.codeLockedUntil = null;
+        this.appendLog(`code_${accepted.purpose}`, accepted.counter);
+        if (accepted.purpose === 'lock') {
+          s.screen.locked = true;
+        } else {
+          s.screen.locked = false;
+          // An unlocked phone counts its offline days afresh (else the self-lock would come straight back).
+          if (s.selfLocked) s.selfLockAnchor = now;
+          s.selfLocked = false;
+          s.offlineWarning = false;
+          if (accepted.purpose === 'bypass') s.bypass = true;
+        }
+        result = { ok: true, purpose: accepted.purpose, counter: accepted.counter };
+      }
+    }
+    this.save();
+    this.emit('code', result);
+    // Tell the server soon if it can be reached.
+    if (result.ok && this.connected) void this.checkIn();
+    return result;
+  }
+
+  private evaluateSelfLock(): void {
+    const s = this.s;
+    const days = s.offlineLockDays;
+    if (!days || days <= 0 || s.lastCheckIn === null || s.bypass || s.selfLocked) return;
+    const elapsed = this.now() - Math.max(s.lastCheckIn, s.selfLockAnchor ?? 0);
+    if (elapsed >= days * DAY_MS) {
+      s.selfLocked = true;
+      s.offlineWarning = false;
+      s.screen.locked = true;
+      this.appendLog('self_lock');
+      this.save();
+    } else if (days > 1 && elapsed >= (days - 1) * DAY_MS && !s.offlineWarning) {
+      s.offlineWarning = true;
+      this.appendLog('offline_warning');
+      this.save();
+    }
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

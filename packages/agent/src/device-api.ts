@@ -1,0 +1,67 @@
+/** The phone's HTTPS calls: enrolment (no credentials) and check-in (Basic device credentials). */
+import type { CheckInBody, CheckInReply, Sim } from '@kisht/protocol/messages';
+
+export class NetworkDownError extends Error {
+  constructor() {
+    super('no network');
+  }
+}
+
+export class HttpError extends Error {
+  constructor(readonly status: number, readonly code: string | undefined, text: string) {
+    super(`HTTP ${status}${code ? ` ${code}` : ''}: ${text.slice(0, 200)}`);
+  }
+}
+
+export interface EnrolBody {
+  token: string;
+  imei1: string;
+  imei2?: string;
+  serial_number?: string;
+  sims?: Sim[];
+}
+
+export interface EnrolAnswer {
+  device_id: string;
+  mqtt: { url?: string; username: string; password: string; command_topic: string; event_topic: string };
+  offline_secret: string;
+  check_in_seconds: number;
+}
+
+const TIMEOUT_MS = 15_000;
+
+export const basicAuth = (username: string, password: string) => `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+
+/** Posts JSON and returns the envelope's `data` (the server answers `{ success, message, data }`). */
+export async function postJson<T>(url: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+  } catch (error) {
+    throw new Error(`cannot reach ${url}: ${(error as Error).message}`, { cause: error });
+  }
+  const text = await res.text();
+  let json: { data?: unknown; code?: string } | null;
+  try {
+    json = JSON.parse(text) as { data?: unknown; code?: string } | null;
+  } catch {
+    json = null;
+  }
+  if (!res.ok) throw new HttpError(res.status, json?.code, text);
+  return (json && 'data' in json ? json.data : json) as T;
+}
+
+const join = (server: string, path: string) => `${server.replace(/\/+$/, '')}${path}`;
+
+export function enrolDevice(server: string, body: EnrolBody): Promise<EnrolAnswer> {
+  return postJson<EnrolAnswer>(join(server, '/api/device/enrol'), body);
+}
+
+export function checkIn(server: string, username: string, password: string, body: CheckInBody): Promise<CheckInReply> {
+  return postJson<CheckInReply>(join(server, '/api/device/check-in'), body, { authorization: basicAuth(username, password) });
+}

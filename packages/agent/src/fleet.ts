@@ -1,0 +1,153 @@
+/**
+ * Fleet mode: many phones in one process for load tests. Each phone has its own MQTT connection and an
+ * in-memory store; they share one options object and one timer, so a phone costs little beyond its socket.
+ */
+import type { IClientOptions } from 'mqtt';
+import { DeviceAgent } from './agent.ts';
+import { MemoryStore } from './store.ts';
+import { parseEnrolmentPayload } from './enrolment-payload.ts';
+import { randomImei, RetailerApi } from './retailer-api.ts';
+
+export interface FleetToken {
+  token: string;
+  imei1: string;
+  /** Defaults to the fleet's server. */
+  server?: string;
+}
+
+export interface FleetOptions {
+  server: string;
+  /** Phones to create through the retailer API (ignored when tokens are given). */
+  count?: number;
+  /** Enrolment tokens made beforehand; no retailer sign-in then. */
+  tokens?: FleetToken[];
+  /** The retailer to sign in as (the demo retailer by default). */
+  mobile?: string;
+  mqttUrl?: string;
+  /** Enrolments under way at once. */
+  concurrency?: number;
+  tickMs?: number;
+  onProgress?: (line: string) => void;
+}
+
+export interface FleetSummary {
+  phones: number;
+  enrolled: number;
+  connected: number;
+  locked: number;
+  commandsDone: number;
+  commandsFailed: number;
+  checkIns: number;
+  errors: number;
+  rssMb: number;
+  heapUsedMb: number;
+  heapPerPhoneKb: number;
+}
+
+export interface Fleet {
+  agents: DeviceAgent[];
+  errors: string[];
+  summary(): FleetSummary;
+  /** Resolves when every enrolled phone is connected, or after `timeoutMs`. */
+  waitConnected(timeoutMs?: number): Promise<boolean>;
+  stop(): Promise<void>;
+}
+
+/** One options object for every phone's client: fewer keepalive pings, a calm reconnect. */
+const SHARED_MQTT: IClientOptions = { keepalive: 120, reconnectPeriod: 5000, connectTimeout: 30_000 };
+
+async function pool<T>(items: T[], size: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const runners = Array.from({ length: Math.min(size, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      await work(items[index]!, index);
+    }
+  });
+  await Promise.all(runners);
+}
+
+export async function startFleet(options: FleetOptions): Promise<Fleet> {
+  const log = options.onProgress ?? (() => undefined);
+  const agents: DeviceAgent[] = [];
+  const errors: string[] = [];
+  const heapBefore = process.memoryUsage().heapUsed;
+  const makeAgent = () => new DeviceAgent({
+    store: new MemoryStore(), timer: false, mqttOptions: SHARED_MQTT, ...(options.mqttUrl ? { mqttUrl: options.mqttUrl } : {}),
+  });
+
+  let jobs: Array<() => Promise<DeviceAgent>>;
+  if (options.tokens) {
+    jobs = options.tokens.map((t) => async () => {
+      const agent = makeAgent();
+      await agent.enrol({ server: t.server ?? options.server, token: t.token }, { imei1: t.imei1 });
+      return agent;
+    });
+  } else {
+    const retailer = new RetailerApi(options.server);
+    await retailer.signIn(options.mobile);
+    log('signed in as the retailer');
+    jobs = Array.from({ length: options.count ?? 1 }, (_, i) => async () => {
+      const imei1 = randomImei();
+      const customerId = await retailer.addCustomer(imei1, `Phone${i + 1}`);
+      const agent = makeAgent();
+      await agent.enrol(parseEnrolmentPayload(await retailer.qrPayload(customerId)), { imei1 });
+      return agent;
+    });
+  }
+
+  let done = 0;
+  await pool(jobs, options.concurrency ?? 10, async (job) => {
+    try {
+      const agent = await job();
+      agent.on('note', () => undefined);
+      agents.push(agent);
+      agent.start();
+    } catch (error) {
+      errors.push((error as Error).message);
+    }
+    done++;
+    if (done % 50 === 0 || done === jobs.length) log(`enrolled ${agents.length}/${jobs.length}${errors.length ? ` (${errors.length} failed)` : ''}`);
+  });
+
+  const timer = setInterval(() => {
+    for (const agent of agents) agent.tick();
+  }, options.tickMs ?? 1000);
+  timer.unref();
+
+  const summary = (): FleetSummary => {
+    const memory = process.memoryUsage();
+    const sum = (pick: (a: DeviceAgent) => number) => agents.reduce((n, a) => n + pick(a), 0);
+    return {
+      phones: agents.length + errors.length,
+      enrolled: agents.filter((a) => a.enrolled).length,
+      connected: agents.filter((a) => a.isConnected).length,
+      locked: agents.filter((a) => a.enrolled && a.snapshot().screen.locked).length,
+      commandsDone: sum((a) => a.stats.commandsDone),
+      commandsFailed: sum((a) => a.stats.commandsFailed),
+      checkIns: sum((a) => a.stats.checkIns),
+      errors: errors.length,
+      rssMb: Math.round(memory.rss / 1048576),
+      heapUsedMb: Math.round(memory.heapUsed / 1048576),
+      heapPerPhoneKb: agents.length ? Math.round((memory.heapUsed - heapBefore) / 1024 / agents.length) : 0,
+    };
+  };
+
+  return {
+    agents,
+    errors,
+    summary,
+    async waitConnected(timeoutMs = 60_000) {
+      const until = Date.now() + timeoutMs;
+      while (Date.now() < until) {
+        if (agents.every((a) => !a.enrolled || a.isConnected)) return true;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      return false;
+    },
+    async stop() {
+      clearInterval(timer);
+      await Promise.all(agents.map((a) => a.stop()));
+    },
+  };
+}

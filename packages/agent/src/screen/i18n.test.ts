@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import english from './strings.en.json' with { type: 'json' };
+import { phoneStrings, translate } from './i18n.ts';
+
+describe('phone strings', () => {
+  it('fall back to English for an unknown language and for keys a locale lacks', () => {
+    expect(phoneStrings('xx')).toEqual(english.phone);
+    const hindi = phoneStrings('hn');
+    expect(Object.keys(hindi)).toEqual(expect.arrayContaining(Object.keys(english.phone)));
+    expect(typeof translate(hindi, 'lock.heading')).toBe('string');
+  });
+
+  it('fill placeholders and show unknown keys as themselves', () => {
+    const dict = phoneStrings('en');
+    expect(translate(dict, 'code.wrong', { count: 3 })).toBe(english.phone.code.wrong.replace('{{count}}', '3'));
+    expect(translate(dict, 'no.such.key')).toBe('no.such.key');
+  });
+});

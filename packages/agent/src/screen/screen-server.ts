@@ -1,0 +1,152 @@
+/**
+ * The virtual phone page: one HTML page, its state as JSON, live updates over server-sent events, and the
+ * few inputs a customer (or a tester) has: a code, the network, a SIM swap, dismissing an alert, a reboot.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { CodeResult, DeviceAgent } from '../agent.ts';
+import { buildView } from './view.ts';
+import { phoneStrings } from './i18n.ts';
+
+export interface ScreenOptions {
+  port?: number;
+  host?: string;
+  /** The organisation named on the home screen ("Protected by ..."). */
+  org?: string;
+}
+
+export interface ScreenServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+const PAGE = readFileSync(new URL('./page.html', import.meta.url), 'utf8');
+const MAX_BODY = 16 * 1024;
+
+function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => {
+      text += chunk;
+      if (text.length > MAX_BODY) {
+        reject(new Error('body too large'));
+        req.destroy();
+      }
+    });
+    req.on('end', () => {
+      if (!text) return resolve({});
+      try {
+        if ((req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded')) resolve(Object.fromEntries(new URLSearchParams(text)));
+        else resolve(JSON.parse(text) as Record<string, unknown>);
+      } catch {
+        reject(new Error('body is not JSON'));
+      }
+    });
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, body: unknown, type = 'application/json; charset=utf-8'): void {
+  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+  res.end(typeof body === 'string' ? body : JSON.stringify(body));
+}
+
+export async function startScreen(agent: DeviceAgent, options: ScreenOptions = {}): Promise<ScreenServer> {
+  const org = options.org ?? 'Kisht';
+  let lastCode: CodeResult | null = null;
+  const streams = new Set<ServerResponse>();
+  let pending = false;
+
+  const view = () => buildView(agent, org, lastCode);
+
+  // Many state changes come in bursts; one push per turn of the event loop is enough.
+  function push(): void {
+    if (pending || streams.size === 0) return;
+    pending = true;
+    setImmediate(() => {
+      pending = false;
+      view()
+        .then((v) => {
+          const frame = `data: ${JSON.stringify(v)}\n\n`;
+          for (const res of streams) res.write(frame);
+        })
+        .catch(() => undefined);
+    });
+  }
+  const onCode = (result: CodeResult) => {
+    lastCode = result;
+    push();
+  };
+  agent.on('change', push);
+  agent.on('connection', push);
+  agent.on('code', onCode);
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://phone');
+    const key = `${req.method} ${url.pathname}`;
+    switch (key) {
+      case 'GET /':
+        return send(res, 200, PAGE, 'text/html; charset=utf-8');
+      case 'GET /state':
+        return send(res, 200, await view());
+      case 'GET /strings':
+        return send(res, 200, phoneStrings(url.searchParams.get('lng')));
+      case 'GET /events': {
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+        res.write(`data: ${JSON.stringify(await view())}\n\n`);
+        streams.add(res);
+        req.on('close', () => streams.delete(res));
+        return;
+      }
+      case 'POST /code': {
+        const body = await readBody(req);
+        const result = agent.enterCode(String(body.code ?? ''));
+        return send(res, 200, result);
+      }
+      case 'POST /network': {
+        const body = await readBody(req);
+        const on = body.on === true || body.on === 'on' || body.on === 'true';
+        if (on) agent.goOnline();
+        else await agent.goOffline();
+        return send(res, 200, { online: agent.isOnline });
+      }
+      case 'POST /sim': {
+        const body = await readBody(req);
+        const slot = Number(body.slot);
+        if (!Number.isInteger(slot) || slot < 1 || slot > 2) return send(res, 400, { error: 'slot must be 1 or 2' });
+        agent.swapSim(slot, String(body.operator ?? ''), String(body.iccid ?? ''));
+        return send(res, 200, { sims: agent.snapshot().screen.sims });
+      }
+      case 'POST /dismiss-alert':
+        agent.dismissAlert();
+        return send(res, 200, { ok: true });
+      case 'POST /reboot':
+        await agent.reboot();
+        return send(res, 200, { ok: true });
+      default:
+        return send(res, 404, { error: 'not found' });
+    }
+  }
+
+  const server = createServer((req, res) => {
+    route(req, res).catch((error: unknown) => send(res, 400, { error: (error as Error).message }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`,
+    async close() {
+      agent.off('change', push);
+      agent.off('connection', push);
+      agent.off('code', onCode);
+      for (const res of streams) res.end();
+      streams.clear();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,123 @@
+/** What a phone keeps across reboots: its credentials, what it has taken from the server, and what it shows. */
+import type { OfflineLogEntry, LockScreen, Location, Sim, ToggleAction } from '@kisht/protocol/messages';
+import { TOGGLE_ACTIONS } from '@kisht/protocol/messages';
+import { initialCodeState, type OfflineCodeState } from '@kisht/protocol/offline-codes';
+
+export const AGENT_VERSION = '1.0.0';
+
+export interface Identity {
+  imei1: string;
+  imei2?: string;
+  serial?: string;
+}
+
+export interface Credentials {
+  deviceId: string;
+  username: string;
+  password: string;
+  /** Where the phone's MQTT connection goes. */
+  mqttUrl: string;
+  commandTopic: string;
+  eventTopic: string;
+  offlineSecret: string;
+}
+
+export interface EmiAlert {
+  message: string;
+  amount_due: number;
+  due_date: string | null;
+  upi: string | null;
+  language: string;
+}
+
+/** What the customer sees and what the device policy enforces. */
+export interface PhoneScreen {
+  locked: boolean;
+  /** The last lock screen the server sent; kept so a self-lock or lock code can show the retailer too. */
+  lockScreen: LockScreen | null;
+  toggles: Record<ToggleAction, boolean>;
+  lostMode: { on: boolean; message: string | null; phone: string | null };
+  wallpaper: { text: string; policy: 'alert' | 'wallpaper' } | null;
+  /** Shown over the home screen until the customer dismisses it. */
+  emiAlert: EmiAlert | null;
+  pin: string | null;
+  simTracking: { online: boolean; offline: boolean };
+  location: Location | null;
+  sims: Sim[];
+  battery: number;
+  appVersion: string;
+}
+
+export interface PhoneState {
+  v: 1;
+  /** new: not enrolled yet; enrolled: managed; released: the agent removed itself. */
+  status: 'new' | 'enrolled' | 'released';
+  identity: Identity;
+  server: string | null;
+  credentials: Credentials | null;
+  /** The highest command seq taken. */
+  lastSeq: number;
+  /** The last event `n` used. */
+  lastEventN: number;
+  /** Sealed events the broker has not confirmed yet, oldest first. */
+  outbox: string[];
+  /** The last offline log `n` used, and the entries the server has not taken yet. */
+  lastLogN: number;
+  log: OfflineLogEntry[];
+  codes: OfflineCodeState;
+  /** Wrong codes in a row, lockouts so far, and the end of the current lockout (ms). */
+  codeFailures: number;
+  codeLockouts: number;
+  codeLockedUntil: number | null;
+  /** Last successful check-in (ms), and the server's answers that steer the phone. */
+  lastCheckIn: number | null;
+  checkInSeconds: number;
+  offlineLockDays: number;
+  /** A bypass code pauses the self-lock until the next successful check-in. */
+  bypass: boolean;
+  selfLocked: boolean;
+  /** Set when a code unlocks a self-locked phone: its offline days count again from then. */
+  selfLockAnchor: number | null;
+  offlineWarning: boolean;
+  screen: PhoneScreen;
+}
+
+export function initialState(identity: Identity, sims: Sim[] = []): PhoneState {
+  return {
+    v: 1,
+    status: 'new',
+    identity,
+    server: null,
+    credentials: null,
+    lastSeq: 0,
+    lastEventN: 0,
+    outbox: [],
+    lastLogN: 0,
+    log: [],
+    codes: initialCodeState(),
+    codeFailures: 0,
+    codeLockouts: 0,
+    codeLockedUntil: null,
+    lastCheckIn: null,
+    checkInSeconds: 900,
+    offlineLockDays: 0,
+    bypass: false,
+    selfLocked: false,
+    selfLockAnchor: null,
+    offlineWarning: false,
+    screen: {
+      locked: false,
+      lockScreen: null,
+      toggles: Object.fromEntries(TOGGLE_ACTIONS.map((a) => [a, false])) as Record<ToggleAction, boolean>,
+      lostMode: { on: false, message: null, phone: null },
+      wallpaper: null,
+      emiAlert: null,
+      pin: null,
+      simTracking: { online: false, offline: false },
+      location: null,
+      sims,
+      battery: 80,
+      appVersion: AGENT_VERSION,
+    },
+  };
+}
