@@ -80,6 +80,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
       ...(process.env.TEST_MQTT_URL ? { MQTT_URL: process.env.TEST_MQTT_URL } : {}),
       CONSOLE_DIST: '/nonexistent',
       DUES_CHECK_SECONDS: '0',
+      DEVICE_SWEEP_SECONDS: '0',
       ...options.env,
     },
     options.limits,

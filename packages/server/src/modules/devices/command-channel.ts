@@ -179,6 +179,9 @@ export function createCommandChannel(deps: {
       return 'ignored';
     },
 
+    /** A phone's report that came by another road than its event topic (Apple MDM's connect endpoint): the same forward-only advance. */
+    report: (deviceId: string, commandId: string, state: 'delivered' | 'done' | 'failed', result?: unknown): Promise<CommandRow | undefined> => advance(deviceId, commandId, state, result),
+
     /** Set by the devices service: what a SIM change means (record it, maybe lock). */
     onSimChange: async (_device: DeviceRow, _old: Sim[], _new: Sim[], _location: unknown, _at: string): Promise<void> => undefined,
 
@@ -186,10 +189,9 @@ export function createCommandChannel(deps: {
     async checkIn(device: DeviceRow, body: CheckInBody): Promise<CheckInReply> {
       const policy = await devices.orgPolicy(device.org_id);
       await db.transaction(async (tx) => {
-        await devices.report(device.id, {
-          locked: body.locked, battery: body.battery ?? null, app_version: body.app_version ?? null,
-          ...(body.sims ? { sims: body.sims } : {}), ...(body.location ? { location: body.location } : {}),
-        }, true, tx);
+        const reported: Record<string, unknown> = { locked: body.locked };
+        for (const key of ['battery', 'app_version', 'sims', 'location'] as const) if (body[key] !== undefined && body[key] !== null) reported[key] = body[key];
+        await devices.report(device.id, reported, true, tx);
         if (body.log?.length) await applyLog(device, body.log, tx);
       });
       const open = await devices.openAbove(device.id, body.last_seq);

@@ -1,0 +1,134 @@
+/** Multiple lock/unlock, schedules that survive restarts, and the dues run's device policies. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays } from '@kisht/domain/calendar';
+import { todayInIndia } from '@kisht/domain/format';
+import { startTestApp, RAVI, type TestApp } from './harness.ts';
+import { deviceFixtures } from './device-fixtures.ts';
+
+let t: TestApp;
+let ravi: string;
+let f: ReturnType<typeof deviceFixtures>;
+
+beforeAll(async () => {
+  t = await startTestApp({ limits: { otpSendsPerMobilePerHour: 100, otpSendsPerIpPerHour: 1000 } });
+  ravi = (await t.signIn(RAVI)).token;
+  f = deviceFixtures(t, () => ravi);
+});
+afterAll(() => t.stop());
+
+describe('multiple lock/unlock', () => {
+  it('makes a command per phone, reports progress and outcomes, and retries the failed ones', async () => {
+    const phones = await Promise.all([f.phone(), f.phone(), f.phone()]);
+    const notEnrolled = await f.customer();
+    const ids = [...phones.map((p) => p.customer.id), notEnrolled.id];
+    const started = await t.post('/api/device/multiple_lock_unlock', { action: 'lock', customer_ids: ids }, { token: ravi });
+    expect(started.statusCode, started.body).toBe(200);
+    const batch = started.json().data;
+    expect(batch.total).toBe(4);
+    expect(batch.counts).toMatchObject({ sent: 3, skipped: 1 });
+    expect(batch.items.find((i: { customer_id: number }) => i.customer_id === notEnrolled.id)).toMatchObject({ state: 'skipped', reason: 'DEVICE_NOT_ENROLLED' });
+
+    const [a, b, c] = phones;
+    await a!.phone.ack(await a!.phone.next(), 'done');
+    await b!.phone.ack(await b!.phone.next(), 'failed', { error: 'device_admin_disabled' });
+    const cCommand = await c!.phone.next();
+    await c!.phone.ack(cCommand, 'delivered');
+    const progress = async () => (await t.get(`/api/device/multiple_lock_unlock?batch_id=${batch.id}`, { token: ravi })).json().data;
+    await expect.poll(async () => (await progress()).counts).toMatchObject({ done: 1, failed: 1, delivered: 1, skipped: 1 });
+    expect((await progress()).items.find((i: { customer_id: number }) => i.customer_id === b!.customer.id)).toMatchObject({ state: 'failed', reason: 'device_admin_disabled' });
+
+    const retried = (await t.post('/api/device/multiple_lock_unlock/retry', { batch_id: batch.id }, { token: ravi })).json().data;
+    expect(retried.counts).toMatchObject({ done: 1, failed: 0, sent: 1, delivered: 1 });
+    const again = await b!.phone.next();
+    expect(again.type).toBe('lock');
+    await b!.phone.ack(again, 'done');
+    await c!.phone.ack(cCommand, 'done');
+    await expect.poll(async () => (await progress()).counts).toMatchObject({ done: 3, skipped: 1 });
+    for (const p of phones) expect((await f.profile(p.customer.id)).lock_status).toBe(1);
+    for (const p of phones) await p.phone.close();
+  });
+
+  it('picks phones by filter: only the ones the action makes sense for', async () => {
+    const locked = await f.phone();
+    await t.post('/api/device/lock', { customer_id: locked.customer.id }, { token: ravi });
+    await locked.phone.ack(await locked.phone.next(), 'done');
+    await expect.poll(async () => (await f.profile(locked.customer.id)).lock_status).toBe(1);
+    const batch = (await t.post('/api/device/multiple_lock_unlock', { action: 'unlock', filter: { status: 'install' } }, { token: ravi })).json().data;
+    expect(batch.items.map((i: { customer_id: number }) => i.customer_id)).toContain(locked.customer.id);
+    expect(batch.items.every((i: { state: string }) => i.state !== 'skipped')).toBe(true);
+    await locked.phone.close();
+  });
+
+  it('refuses an empty choice and another network\'s batch', async () => {
+    expect((await t.post('/api/device/multiple_lock_unlock', { action: 'lock' }, { token: ravi })).statusCode).toBe(400);
+    const mine = (await t.post('/api/device/multiple_lock_unlock', { action: 'lock', customer_ids: [999999] }, { token: ravi })).json().data;
+    const sunita = (await t.signIn((await import('./harness.ts')).MEENA)).token;
+    expect((await t.get(`/api/device/multiple_lock_unlock?batch_id=${mine.id}`, { token: sunita })).statusCode).toBe(404);
+    expect((await t.post('/api/device/multiple_lock_unlock/retry', { batch_id: mine.id }, { token: sunita })).statusCode).toBe(404);
+  });
+});
+
+describe('schedules', () => {
+  it('lock at the set time, once, from the database (a restart loses nothing)', async () => {
+    const { customer: c, phone } = await f.phone();
+    expect((await t.post('/api/device/schedule_lock_unlock', { customer_id: c.id, action: 'lock', run_at: new Date(Date.now() - 1000).toISOString() }, { token: ravi })).json().code).toBe('VALIDATION_FAILED');
+    const res = await t.post('/api/device/schedule_lock_unlock', { customer_id: c.id, action: 'lock', run_at: new Date(Date.now() + 3_600_000).toISOString(), note: 'Second EMI missed' }, { token: ravi });
+    expect(res.statusCode, res.body).toBe(200);
+    const schedule = res.json().data;
+    expect(await t.services.devices.runSchedules()).toBe(0);
+    await t.db.query(`UPDATE device_schedules SET run_at = now() - interval '1 second' WHERE id = $1`, [schedule.id]);
+    expect(await t.services.devices.runSchedules()).toBe(1);
+    expect(await t.services.devices.runSchedules()).toBe(0);
+    const command = await phone.next();
+    expect(command).toMatchObject({ type: 'lock', payload: { lock_screen: { message: 'Second EMI missed' } } });
+    const list = (await t.get(`/api/device/schedules?customer_id=${c.id}`, { token: ravi })).json().data;
+    expect(list[0]).toMatchObject({ id: schedule.id, state: 'done', command_id: command.id });
+    expect((await f.commands(c.id))[0]).toMatchObject({ origin: 'schedule' });
+    await phone.close();
+  });
+
+  it('can be cancelled before they run', async () => {
+    const { customer: c, phone } = await f.phone();
+    await phone.close();
+    const schedule = (await t.post('/api/device/schedule_lock_unlock', { customer_id: c.id, action: 'lock', run_at: new Date(Date.now() + 60_000).toISOString() }, { token: ravi })).json().data;
+    expect((await t.post('/api/device/schedule_cancel', { schedule_id: schedule.id }, { token: ravi })).json().data.state).toBe('cancelled');
+    expect((await t.post('/api/device/schedule_cancel', { schedule_id: schedule.id }, { token: ravi })).statusCode).toBe(409);
+    await t.db.query(`UPDATE device_schedules SET run_at = now() - interval '1 second' WHERE id = $1`, [schedule.id]);
+    expect(await t.services.devices.runSchedules()).toBe(0);
+  });
+});
+
+describe('dues policies', () => {
+  it('send EMI reminders to the phone, auto-lock the overdue and unlock them once paid', async () => {
+    const today = todayInIndia();
+    const { customer: c, phone } = await f.phone();
+    // The first instalment fell due ten days ago.
+    await t.db.query(`UPDATE emi_instalments SET due_date = due_date - (SELECT min(due_date) FROM emi_instalments WHERE customer_id = $1) + $2::date WHERE customer_id = $1`, [c.id, addDays(today, -10)]);
+    const org = (await t.db.query<{ org_id: number }>('SELECT org_id FROM customers WHERE id = $1', [c.id])).rows[0]!.org_id;
+    await t.db.query('UPDATE organizations SET auto_lock_days_overdue = 7, auto_unlock_when_paid = true WHERE id = $1', [org]);
+    await t.db.query(`INSERT INTO customer_events (org_id, account_id, customer_id, type, event_date, payload)
+      SELECT org_id, account_id, id, 'emi_overdue', $2, '{"days_past_due": 10, "overdue_paise": 100000}' FROM customers WHERE id = $1`, [c.id, today]);
+    await t.db.query(`INSERT INTO customer_events (org_id, account_id, customer_id, type, event_date, payload)
+      SELECT org_id, account_id, id, 'emi_reminder', $2, '{"due_date": "2026-12-01", "amount_paise": 100000}' FROM customers WHERE id = $1`, [c.id, today]);
+    expect(await t.services.policies.handleEvents()).toEqual({ alerts: 1, locks: 1 });
+    expect(await t.services.policies.handleEvents()).toEqual({ alerts: 0, locks: 0 });
+    const first = await phone.next();
+    const second = await phone.next();
+    const lock = [first, second].find((m) => m.type === 'lock')!;
+    const alert = [first, second].find((m) => m.type === 'emi_alert')!;
+    expect(alert.payload).toMatchObject({ amount_due: 100000, due_date: '2026-12-01', message: expect.stringContaining('₹') });
+    expect((lock.payload as { lock_screen: { amount_due: number } }).lock_screen.amount_due).toBeGreaterThan(0);
+    await phone.ack(lock, 'done');
+    await expect.poll(async () => (await f.profile(c.id)).lock_status).toBe(1);
+
+    expect(await t.services.policies.unlockPaid()).toBe(0);
+    await t.db.query('UPDATE emi_instalments SET paid_paise = amount_paise + penalty_paise WHERE customer_id = $1 AND due_date < $2', [c.id, today]);
+    expect(await t.services.policies.unlockPaid()).toBe(1);
+    const unlock = await phone.next();
+    expect(unlock).toMatchObject({ type: 'unlock' });
+    await phone.ack(unlock, 'done');
+    await expect.poll(async () => (await f.profile(c.id)).lock_status).toBe(0);
+    await t.db.query('UPDATE organizations SET auto_lock_days_overdue = 0, auto_unlock_when_paid = false WHERE id = $1', [org]);
+    await phone.close();
+  });
+});
