@@ -83,7 +83,7 @@ export async function buildApp(config: Config, deps: AppDeps) {
     deps.broker ??
     (await startBroker({
       url: config.MQTT_URL, username: config.MQTT_USERNAME, password: config.MQTT_PASSWORD,
-      port: config.MQTT_PORT, host: config.MQTT_HOST, secret: deps.secret,
+      port: config.MQTT_PORT, host: config.MQTT_HOST, secret: deps.secret, deviceAuth: config.MQTT_DEVICE_AUTH,
       clientId: `kisht-api-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
     }));
   const outbox = config.SMS_PROVIDER === 'dev-outbox' ? new DevOutboxSmsProvider(createSmsOutboxRepository(db)) : null;
@@ -152,7 +152,7 @@ export async function buildApp(config: Config, deps: AppDeps) {
   await app.register(dashboardRoutes, { dashboard: createDashboardRepository(db), catalogue });
   const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
   const devicesService = createDevicesService({
-    db, devices: createDevicesRepository(db), customers, customerRows: customersRepository, auth,
+    db, devices: createDevicesRepository(db), customers, customerRows: customersRepository, auth, ...(broker.accounts ? { accounts: broker.accounts } : {}),
     agent: {
       publicUrl,
       mqttUrl: config.MQTT_PUBLIC_URL ?? config.MQTT_URL ?? broker.status().url.replace('0.0.0.0', new URL(publicUrl).hostname),

@@ -29,6 +29,8 @@ const schema = z
       .optional(),
     MQTT_USERNAME: z.string().optional(),
     MQTT_PASSWORD: z.string().optional(),
+    /** With MQTT_URL: 'dynsec' makes the server create each phone's account and ACL through Mosquitto's dynamic-security plugin. */
+    MQTT_DEVICE_AUTH: z.enum(['none', 'dynsec']).default('none'),
     MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1884),
     /** The broker URL given to phones at enrolment (default: the embedded broker on this host, or MQTT_URL). */
     MQTT_PUBLIC_URL: z.string().regex(/^(mqtts?|wss?):\/\/.+/, 'must be an mqtt://, mqtts://, ws:// or wss:// URL').optional(),

@@ -10,6 +10,7 @@ import { createHmac } from 'node:crypto';
 import { Aedes } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
 import { commandTopic, deviceIdOf, eventTopic } from '@kisht/protocol/topics';
+import { dynamicSecurityAccounts, type DeviceAccounts } from './dynsec.ts';
 
 export interface BrokerStatus {
   ok: boolean;
@@ -22,8 +23,10 @@ export interface Broker {
   status(): BrokerStatus;
   /** Hands a WebSocket stream to the embedded broker; undefined for an external broker. */
   handleWebSocket?: (stream: Duplex, request: IncomingMessage) => void;
-  /** Lets phones in with their own credentials (embedded broker; Mosquitto uses its own ACL file). */
+  /** Lets phones in with their own credentials (embedded broker). */
   allowDevices?: (check: (deviceId: string, password: string) => Promise<boolean>) => void;
+  /** Creates and removes each phone's account and ACL on an external broker (Mosquitto's dynamic security). */
+  accounts?: DeviceAccounts;
   close(): Promise<void>;
 }
 
@@ -35,6 +38,8 @@ export interface BrokerOptions {
   host: string;
   secret: string;
   clientId: string;
+  /** How phones are let into an external broker: its own configuration, or accounts the server manages. */
+  deviceAuth?: 'none' | 'dynsec';
 }
 
 const SERVER_USERNAME = 'kisht-server';
@@ -67,7 +72,9 @@ export async function startBroker(options: BrokerOptions): Promise<Broker> {
       ...(options.password ? { password: options.password } : {}),
     });
     client.on('error', () => undefined); // reconnects on its own; health reports the state
+    const accounts = options.deviceAuth === 'dynsec' ? await dynamicSecurityAccounts(client, options.username ?? '') : undefined;
     return {
+      ...(accounts ? { accounts } : {}),
       client,
       status: () => ({ ok: client.connected, mode: 'external', url: options.url! }),
       close: () => client.endAsync(),

@@ -28,6 +28,7 @@ export interface IssueRequest {
 
 const DEFAULT_TTL_MINUTES = 7 * 24 * 60;
 const LOCKING_LOG = new Set(['code_lock', 'self_lock']);
+const RELEASING = new Set(['uninstall', 'uninstall_antitheft', 'unclaim']);
 const UNLOCKING_LOG = new Set(['code_unlock', 'code_ouc', 'code_bypass']);
 
 export function toMessage(row: CommandRow): CommandMessage {
@@ -43,6 +44,8 @@ export function createCommandChannel(deps: {
   transport: Transport;
   lockScreen: (customerId: number, q?: Queryable) => Promise<LockScreen>;
   checkInSeconds: number;
+  /** Called after a phone is released (uninstall, unclaim), to remove its broker account. */
+  onRelease?: (deviceId: string) => Promise<void>;
   log: (message: string, error?: unknown) => void;
 }) {
   const { db, devices } = deps;
@@ -93,11 +96,15 @@ export function createCommandChannel(deps: {
   }
 
   async function advance(deviceId: string, commandId: string, state: 'delivered' | 'done' | 'failed', result: unknown): Promise<CommandRow | undefined> {
-    return db.transaction(async (tx) => {
-      const updated = await devices.advance(deviceId, commandId, state, result, tx);
-      if (updated?.state === 'done') await applyDone(updated, tx);
-      return updated;
+    const updated = await db.transaction(async (tx) => {
+      const row = await devices.advance(deviceId, commandId, state, result, tx);
+      if (row?.state === 'done') await applyDone(row, tx);
+      return row;
     });
+    if (updated?.state === 'done' && RELEASING.has(updated.type) && deps.onRelease) {
+      await deps.onRelease(deviceId).catch((error: unknown) => deps.log('removing the broker account failed', error));
+    }
+    return updated;
   }
 
   /** An offline log entry that changes the lock state counts as the phone's confirmation. */

@@ -21,6 +21,7 @@ import type { CustomerRow, CustomersRepository } from '../customers/customers.re
 import type { AuthService } from '../auth/auth.service.ts';
 import type { CommandRow, DeviceRow, DevicesRepository } from './devices.repository.ts';
 import { createCommandChannel, type Transport } from './command-channel.ts';
+import type { DeviceAccounts } from '../../broker/dynsec.ts';
 
 export interface AgentSettings {
   publicUrl: string;
@@ -75,6 +76,8 @@ export function createDevicesService(deps: {
   auth: Pick<AuthService, 'consumeCustomerOtp'>;
   agent: AgentSettings;
   transport: Transport;
+  /** Broker accounts to keep in step with enrolments (Mosquitto with dynamic security); the embedded broker asks us instead. */
+  accounts?: DeviceAccounts;
   log: (message: string, error?: unknown) => void;
 }) {
   const { db, devices, agent } = deps;
@@ -96,7 +99,10 @@ export function createDevicesService(deps: {
     return { amount_due: amount, upi, retailer_name: row.retailer_name, retailer_mobile: row.retailer_mobile, message, language: row.language };
   }
 
-  const channel = createCommandChannel({ db, devices, transport: deps.transport, lockScreen, checkInSeconds: agent.checkInSeconds, log: deps.log });
+  const channel = createCommandChannel({
+    db, devices, transport: deps.transport, lockScreen, checkInSeconds: agent.checkInSeconds, log: deps.log,
+    ...(deps.accounts ? { onRelease: (id: string) => deps.accounts!.remove(id) } : {}),
+  });
 
   async function deviceOf(customer: CustomerRow): Promise<DeviceRow> {
     const device = await devices.activeDevice(customer.id);
@@ -175,10 +181,16 @@ export function createDevicesService(deps: {
         const imeis = [body.imei1, body.imei2].filter(Boolean);
         // A wrong token and a wrong phone look the same from outside.
         if (!customer || !imeis.some((i) => i === customer.imei1 || i === customer.imei2)) throw new AppError('ENROLMENT_INVALID');
+        const replaced = await devices.activeDevice(customer.id, tx);
         await devices.create({
           id: deviceId, customer_id: customer.id, org_id: customer.org_id, account_id: customer.account_id, mqtt_password_hash: sha256(password),
           offline_secret: offlineSecret, imei1: body.imei1, imei2: body.imei2 ?? null, serial_number: body.serial_number ?? null, sims: body.sims ?? [],
         }, tx);
+        // The broker account is made before commit: if the broker refuses, the token stays unused.
+        if (deps.accounts) {
+          if (replaced) await deps.accounts.remove(replaced.id);
+          await deps.accounts.add(deviceId, password);
+        }
         await devices.markInstalled(customer.id, tx);
         // A phone starts unlocked; a lock from before enrolment would have had no phone to go to.
         await devices.setLockStatus(customer.id, false, tx);
