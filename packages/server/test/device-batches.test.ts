@@ -4,6 +4,7 @@ import { addDays } from '@kisht/domain/calendar';
 import { todayInIndia } from '@kisht/domain/format';
 import { startTestApp, RAVI, type TestApp } from './harness.ts';
 import { deviceFixtures } from './device-fixtures.ts';
+import { runOperatorCommand } from '../src/modules/operator/operator.service.ts';
 
 let t: TestApp;
 let ravi: string;
@@ -129,6 +130,27 @@ describe('dues policies', () => {
     await phone.ack(unlock, 'done');
     await expect.poll(async () => (await f.profile(c.id)).lock_status).toBe(0);
     await t.db.query('UPDATE organizations SET auto_lock_days_overdue = 0, auto_unlock_when_paid = false WHERE id = $1', [org]);
+    await phone.close();
+  });
+});
+
+describe('operator settings for the device side', () => {
+  it('set the organisation\'s device policies and a retailer\'s UPI address, refusing bad values', async () => {
+    const lines: string[] = [];
+    const print = (line: string) => lines.push(line);
+    expect(await runOperatorCommand(t.db, ['device-policy', '46', 'lock_on_sim_change=on', 'auto_lock_days_overdue=5'], print)).toBe(0);
+    expect((await t.db.query('SELECT lock_on_sim_change, auto_lock_days_overdue FROM organizations WHERE id = 46')).rows[0]).toEqual({ lock_on_sim_change: true, auto_lock_days_overdue: 5 });
+    expect(await runOperatorCommand(t.db, ['device-policy', '46', 'offline_lock_days=0'], print)).toBe(1);
+    expect(await runOperatorCommand(t.db, ['device-policy', '46', 'lock_on_sim_change=maybe'], print)).toBe(1);
+    expect(await runOperatorCommand(t.db, ['device-policy', '46', 'colour=blue'], print)).toBe(1);
+    expect(await runOperatorCommand(t.db, ['device-policy', '46', 'lock_on_sim_change=off', 'auto_lock_days_overdue=0'], print)).toBe(0);
+
+    expect(await runOperatorCommand(t.db, ['upi', RAVI, 'not a vpa'], print)).toBe(1);
+    expect(await runOperatorCommand(t.db, ['upi', RAVI, 'ravi.kumar@okicici'], print)).toBe(0);
+    const { customer: c, phone } = await f.phone();
+    await t.post('/api/device/lock', { customer_id: c.id }, { token: ravi });
+    const lock = await phone.next();
+    expect((lock.payload as { lock_screen: { upi: string } }).lock_screen.upi).toMatch(/^upi:\/\/pay\?pa=ravi.kumar%40okicici&pn=/);
     await phone.close();
   });
 });

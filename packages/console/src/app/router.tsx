@@ -107,9 +107,8 @@ export function createAppRouter(store: AppStore) {
             {
               path: ROUTES.customer_details,
               handle: handle('customer_details', 'skeleton'),
-              lazy: async () => ({
-                Component: (await import('../features/customers/components/customer-details-screen.tsx')).CustomerDetailsScreen,
-              }),
+              // Customer details with the device channel's sections (app/customer-details-route.tsx composes the two features).
+              lazy: async () => ({ Component: (await import('./customer-details-route.tsx')).CustomerDetailsRoute }),
             },
             {
               path: ROUTES.customer_navigate,
@@ -186,6 +185,23 @@ export function createAppRouter(store: AppStore) {
               lazy: async () => ({
                 Component: (await import('../features/info/components/support-screen.tsx')).SupportScreen,
               }),
+            },
+            {
+              path: ROUTES.emm_qr,
+              handle: handle('emm_qr'),
+              lazy: async () => ({ Component: (await import('../features/devices/components/emm-qr-screen.tsx')).EmmQrScreen }),
+            },
+            {
+              path: ROUTES.multiple_lock_unlock,
+              handle: handle('multiple_lock_unlock', 'skeleton'),
+              lazy: async () => ({
+                Component: (await import('../features/devices/components/multiple-lock-unlock-screen.tsx')).MultipleLockUnlockScreen,
+              }),
+            },
+            {
+              path: ROUTES.sim_changes,
+              handle: handle('sim_changes'),
+              lazy: async () => ({ Component: (await import('../features/devices/components/sim-changes-screen.tsx')).SimChangesScreen }),
             },
             { path: '*', Component: NotFoundScreen },
           ],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { customerNavigatePath, customerPath, parseCustomerId, ROUTES, safeNextPath } from './routes.ts';
+import { customerNavigatePath, customerPath, emmQrPath, parseCustomerId, ROUTES, safeNextPath } from './routes.ts';
 
 describe('routes', () => {
   it('uses the specification route names', () => {
@@ -22,6 +22,7 @@ describe('customer addresses', () => {
     expect(customerPath('customer_details', 12)).toBe('/customer-details/12');
     expect(customerPath('view_emi_details', '7')).toBe('/view-emi-details/7');
     expect(customerNavigatePath(5)).toBe('/customer-navigate?customer_id=5');
+    expect(emmQrPath(5)).toBe('/emm-qr?customer_id=5');
   });
 
   it('accepts only positive whole ids', () => {

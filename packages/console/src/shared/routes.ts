@@ -27,17 +27,17 @@ export const ROUTES = {
   customer_documents: '/customer-documents/:customer_id',
   signature: '/signature/:customer_id',
   witness_signature: '/witness-signature/:customer_id',
+  emm_qr: '/emm-qr',
+  multiple_lock_unlock: '/multiple-lock-unlock',
+  sim_changes: '/sim-changes',
   // Not registered yet (their screens come with later issues).
   retailer_list: '/retailer-list',
   retailer_profile: '/retailer-profile',
   send_advertisement: '/send-advertisement',
-  sim_changes: '/sim-changes',
   retailer_payment_qr: '/retailer-payment-qr',
   anti_theft: '/anti-theft',
   add_retailer: '/add-retailer',
   top_up_history: '/top-up-history',
-  multiple_lock_unlock: '/multiple-lock-unlock',
-  emm_qr: '/emm-qr',
   apple_details: '/apple-details',
   extended_warranty: '/extended-warranty',
   payment_gateway: '/payment-gateway',
@@ -59,6 +59,11 @@ export function customerPath(route: CustomerRoute, customerId: number | string):
 /** Customer navigate takes the customer id as a query parameter (specification, section 2). */
 export function customerNavigatePath(customerId: number | string): string {
   return `${ROUTES.customer_navigate}?customer_id=${encodeURIComponent(String(customerId))}`;
+}
+
+/** The EMM QR screen takes the customer id as a query parameter, like customer navigate. */
+export function emmQrPath(customerId: number | string): string {
+  return `${ROUTES.emm_qr}?customer_id=${encodeURIComponent(String(customerId))}`;
 }
 
 /** A record id from a route or query parameter: a positive integer, else null. */

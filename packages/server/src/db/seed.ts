@@ -12,11 +12,13 @@ export const DEMO_USERS = [
 
 /** Demo key balances by product type (0 DPC, 11 DPC lite, 2 Apple, 9 DPC with anti-theft). */
 const DEMO_KEYS: Record<string, Array<[number, number]>> = {
-  '+919876543210': [[0, 25], [11, 10], [2, 5], [9, 5]],
+  '+919876543210': [[0, 100], [11, 10], [2, 5], [9, 5]],
   '+919876543211': [[0, 5]],
   '+919876543212': [[0, 3]],
   '+919812345678': [[0, 10], [2, 2]],
 };
+
+const DEMO_UPI: Record<string, string> = { '+919876543210': 'ravimobiles@okaxis', '+919812345678': 'meenaelectronics@oksbi' };
 
 export async function seedDemo(db: Database): Promise<number> {
   const users = createUsersRepository(db);
@@ -35,6 +37,9 @@ export async function seedDemo(db: Database): Promise<number> {
       for (const demo of DEMO_USERS) {
         const user = await users.findByMobile(demo.mobile, tx);
         for (const [productType, count] of DEMO_KEYS[demo.mobile] ?? []) await licenses.grant(user!.id, productType, count, 'demo seed', tx);
+        // A UPI address for the payment QR on locked phones.
+        const vpa = DEMO_UPI[demo.mobile];
+        if (vpa) await tx.query('UPDATE users SET upi_vpa = $2 WHERE id = $1 AND upi_vpa IS NULL', [user!.id, vpa]);
       }
     }
   });

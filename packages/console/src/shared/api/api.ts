@@ -33,6 +33,10 @@ export const TAG_TYPES = [
   'Receipt',
   'Payments',
   'Alerts',
+  'Device',
+  'DeviceSchedule',
+  'SimChanges',
+  'Batch',
 ] as const;
 export type ApiTagType = (typeof TAG_TYPES)[number];
 

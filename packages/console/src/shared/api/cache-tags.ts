@@ -32,6 +32,11 @@ export function tagsAfterCustomerEdit(customerId: number): CacheTag[] {
   return [{ type: 'Customer', id: customerId }, 'CustomerList'];
 }
 
+/** A phone reported a lock, unlock or removal: the profile's badges, the list rows and the dashboard's counts. */
+export function tagsAfterDeviceChange(customerId?: number): CacheTag[] {
+  return [customerId === undefined ? 'Customer' : { type: 'Customer', id: customerId }, 'CustomerList', 'Dashboard'];
+}
+
 /** A new customer: a new list row, one license key fewer, new dues. */
 export const TAGS_AFTER_ENROLMENT: CacheTag[] = ['CustomerList', 'Balance', 'Dashboard', 'Upcoming', 'Outstanding'];
 

@@ -60,3 +60,15 @@ export const CalendarIcon = () => (
   </Icon>
 );
 export const ChevronIcon = () => <Icon><path {...stroke} d="M9 5l7 7-7 7" /></Icon>;
+export const LockIcon = () => (
+  <Icon>
+    <rect {...stroke} x="5" y="11" width="14" height="10" rx="2" />
+    <path {...stroke} d="M8 11V7a4 4 0 0 1 8 0v4M12 15v2" />
+  </Icon>
+);
+export const SimIcon = () => (
+  <Icon>
+    <path {...stroke} d="M6 3h8l4 4v14H6z" />
+    <rect {...stroke} x="9" y="11" width="6" height="6" rx="1" />
+  </Icon>
+);

@@ -7,7 +7,7 @@ import { createOrgRepository } from '../config/org.repository.ts';
 import { createDuesRepository } from '../dues/dues.repository.ts';
 import { createDuesService } from '../dues/dues.service.ts';
 
-export const OPERATOR_USAGE = 'commands: signups | approve <id> | reject <id> | access <mobile> key=0|1 ... | feature <org_id> <switch> on|off | dues [<org_id>] [YYYY-MM-DD]';
+export const OPERATOR_USAGE = 'commands: signups | approve <id> | reject <id> | access <mobile> key=0|1 ... | feature <org_id> <switch> on|off | dues [<org_id>] [YYYY-MM-DD] | device-policy <org_id> [offline_lock_days=N] [lock_on_sim_change=on|off] [auto_lock_days_overdue=N] [auto_unlock_when_paid=on|off] | upi <mobile> <vpa>|none';
 
 export async function runOperatorCommand(db: Database, args: string[], print: (line: string) => void = console.log): Promise<number> {
   const [command, ...rest] = args;
@@ -69,6 +69,44 @@ export async function runOperatorCommand(db: Database, args: string[], print: (l
       const done = rest[0] ? await service.runDue(rest[0]) : await service.runDue();
       if (done.size === 0) print('Nothing to run: every organisation has run that day.');
       for (const [org, stats] of done) print(`Organisation ${org}: ${JSON.stringify(stats)}`);
+      return 0;
+    }
+    case 'device-policy': {
+      // The organisation's device policies; with no settings it prints them.
+      const [org, ...pairs] = rest;
+      const columns: Record<string, 'days' | 'switch'> = { offline_lock_days: 'days', lock_on_sim_change: 'switch', auto_lock_days_overdue: 'days', auto_unlock_when_paid: 'switch' };
+      const sets: string[] = [];
+      const values: unknown[] = [Number(org)];
+      for (const pair of pairs) {
+        const [key, value] = pair.split('=');
+        const kind = columns[key ?? ''];
+        if (!kind) return fail(print, `${key}: not one of ${Object.keys(columns).join(', ')}`);
+        if (kind === 'switch' && value !== 'on' && value !== 'off') return fail(print, `${key}: on or off`);
+        if (kind === 'days' && !/^[0-9]{1,3}$/.test(value ?? '')) return fail(print, `${key}: a number of days`);
+        values.push(kind === 'switch' ? value === 'on' : Number(value));
+        sets.push(`${key} = $${values.length}`);
+      }
+      try {
+        if (sets.length) await db.query(`UPDATE organizations SET ${sets.join(', ')} WHERE id = $1`, values);
+      } catch {
+        return fail(print, 'A value is out of range (offline_lock_days 1-365, auto_lock_days_overdue 0-365).');
+      }
+      const row = (await db.query('SELECT offline_lock_days, lock_on_sim_change, auto_lock_days_overdue, auto_unlock_when_paid FROM organizations WHERE id = $1', [Number(org)])).rows[0];
+      if (!row) return fail(print, `No organisation ${org}.`);
+      print(`Organisation ${org}: ${JSON.stringify(row)}`);
+      return 0;
+    }
+    case 'upi': {
+      // The retailer's UPI address, shown as a payment QR on their customers' lock screens.
+      const [mobile, vpa] = rest;
+      const user = mobile ? await users.findByMobile(mobile) : undefined;
+      if (!user || !vpa) return fail(print, 'usage: upi <+91 mobile of an existing user> <vpa>|none');
+      try {
+        await db.query('UPDATE users SET upi_vpa = $2 WHERE id = $1', [user.id, vpa === 'none' ? null : vpa]);
+      } catch {
+        return fail(print, `${vpa}: not a UPI address (name@bank).`);
+      }
+      print(`UPI address of ${user.mobile}: ${vpa}.`);
       return 0;
     }
     default:

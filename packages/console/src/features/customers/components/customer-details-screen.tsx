@@ -1,4 +1,7 @@
-/** One customer: profile, device, loan, status, EMI summary, documents and the edit menu (skeletons while loading). */
+/**
+ * One customer: profile, device, loan, status, EMI summary, documents and the edit menu (skeletons while
+ * loading). The device channel's sections fill the DeviceSection slot (composed in src/app).
+ */
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -22,6 +25,7 @@ import { INTEREST_METHOD_LABEL_KEYS, PROVISIONING_LABEL_KEYS } from '../../../sh
 import { customerPath, parseCustomerId } from '../../../shared/routes.ts';
 import { selectFeatures } from '../../../shared/config/config-api.ts';
 import { useAppSelector } from '../../../shared/state/hooks.ts';
+import type { CustomerDeviceSection } from '../../../shared/customers/device-section.ts';
 import { EditMenuDialog } from './edit-menu-dialog.tsx';
 import { DetailsEditDialog, ImeiEditDialog } from './customer-edit-dialogs.tsx';
 
@@ -67,12 +71,13 @@ function EmiSummaryCard({ customerId }: { customerId: number }) {
   );
 }
 
-export function CustomerDetailsScreen() {
+export function CustomerDetailsScreen({ DeviceSection }: { DeviceSection?: CustomerDeviceSection }) {
   const { t } = useTranslation();
   const customerId = parseCustomerId(useParams().customer_id);
   const { data: profile, isLoading, isError, error, refetch } = useGetCustomerProfileQuery(customerId ?? 0, { skip: customerId === null });
   const [menuOpen, setMenuOpen] = useState(false);
   const [editing, setEditing] = useState<'imei' | 'details' | null>(null);
+  const [checkStatusRequest, setCheckStatusRequest] = useState(0);
   const features = useAppSelector(selectFeatures);
 
   if (customerId === null) return <NotFoundScreen />;
@@ -166,6 +171,8 @@ export function CustomerDetailsScreen() {
         />
       </section>
 
+      {DeviceSection ? <DeviceSection customerId={customerId} profile={profile} checkStatusRequest={checkStatusRequest} /> : null}
+
       <section className="card" aria-labelledby="loan-title">
         <h2 id="loan-title">{t('customerDetails.loan')}</h2>
         <Facts
@@ -207,6 +214,10 @@ export function CustomerDetailsScreen() {
         onImeiEdit={() => {
           setMenuOpen(false);
           setEditing('imei');
+        }}
+        onCheckStatus={() => {
+          setMenuOpen(false);
+          setCheckStatusRequest((count) => count + 1);
         }}
       />
       {editing === 'imei' ? <ImeiEditDialog profile={profile} onClose={() => setEditing(null)} /> : null}

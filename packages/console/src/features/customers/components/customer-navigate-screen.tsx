@@ -1,6 +1,6 @@
 /**
- * Customer navigate (?customer_id=): where an enrolled but not yet installed customer goes next. The
- * device setup QR arrives with later work; until then the screen says so.
+ * Customer navigate (?customer_id=): where an enrolled but not yet installed customer goes next: first
+ * the device setup (EMM QR) screen, then the customer's other screens.
  */
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,7 @@ import { Facts } from '../../../shared/ui/facts.tsx';
 import { InstallStatusBadge } from '../../../shared/ui/status-badges.tsx';
 import { NotFoundScreen } from '../../../shared/ui/not-found-screen.tsx';
 import { useGetCustomerProfileQuery } from '../../../shared/customers/customer-api.ts';
-import { customerPath, parseCustomerId } from '../../../shared/routes.ts';
+import { customerPath, emmQrPath, parseCustomerId } from '../../../shared/routes.ts';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 
 export function CustomerNavigateScreen() {
@@ -43,12 +43,9 @@ export function CustomerNavigateScreen() {
         <LoadErrorCard message={t('customerDetails.loadError')} onRetry={() => void refetch()} />
       ) : null}
       <nav className="stack" aria-label={t('customerNavigate.next')}>
-        <button type="button" className="button button--primary button--block" disabled aria-describedby="qr-soon">
+        <Link className="button button--primary button--block" to={emmQrPath(customerId)}>
           {t('customerNavigate.deviceSetup')}
-        </button>
-        <p id="qr-soon" className="muted small">
-          {t('customerNavigate.deviceSetupSoon')}
-        </p>
+        </Link>
         <Link className="button button--secondary button--block" to={customerPath('customer_details', customerId)}>
           {t('customerNavigate.details')}
         </Link>

@@ -8,6 +8,8 @@ import {
   HelpIcon,
   HomeIcon,
   LanguageIcon,
+  LockIcon,
+  SimIcon,
 
   SupportIcon,
   TagIcon,
@@ -20,6 +22,8 @@ export const NAV_ITEMS: { to: string; label: string; icon: ReactNode; quick?: bo
   { to: ROUTES.customer_list, label: 'nav.customers', icon: <UsersIcon />, quick: true },
   { to: ROUTES.add_customer, label: 'nav.addCustomer', icon: <AddUserIcon />, quick: true },
   { to: ROUTES.up_coming_emi, label: 'nav.upcomingEmi', icon: <CalendarIcon />, quick: true },
+  { to: ROUTES.multiple_lock_unlock, label: 'bulkLock.title', icon: <LockIcon />, quick: true },
+  { to: ROUTES.sim_changes, label: 'simChanges.title', icon: <SimIcon /> },
   { to: ROUTES.sessions, label: 'nav.sessions', icon: <DevicesIcon />, quick: true },
   { to: ROUTES.language, label: 'nav.language', icon: <LanguageIcon />, quick: true },
   { to: ROUTES.help, label: 'nav.help', icon: <HelpIcon />, quick: true },

@@ -1,0 +1,61 @@
+/** A dialog holding one device action's form: Cancel, and one or more submit buttons (e.g. Turn on / Turn off). */
+import { useRef, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Dialog } from '../../../shared/ui/dialog.tsx';
+
+export interface SubmitChoice {
+  label: string;
+  value: string;
+  danger?: boolean;
+}
+
+export function ActionForm({
+  title,
+  busy,
+  onClose,
+  onSubmit,
+  choices,
+  children,
+}: {
+  title: string;
+  busy: boolean;
+  onClose: () => void;
+  onSubmit: (choice: string) => void;
+  choices: SubmitChoice[];
+  children?: ReactNode;
+}) {
+  const { t } = useTranslation();
+  // Which submit button was pressed (SubmitEvent.submitter is missing in older WebViews); Enter picks the first.
+  const chosen = useRef<string | null>(null);
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    onSubmit(chosen.current ?? choices[0]!.value);
+    chosen.current = null;
+  }
+  return (
+    <Dialog open title={title} onClose={onClose}>
+      <form className="form" noValidate onSubmit={submit}>
+        {children}
+        <div className="dialog__actions">
+          <button type="button" className="button button--secondary" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          {choices.map((choice) => (
+            <button
+              key={choice.value}
+              type="submit"
+              value={choice.value}
+              className={`button ${choice.danger ? 'button--danger' : 'button--primary'}`}
+              disabled={busy}
+              onClick={() => {
+                chosen.current = choice.value;
+              }}
+            >
+              {choice.label}
+            </button>
+          ))}
+        </div>
+      </form>
+    </Dialog>
+  );
+}

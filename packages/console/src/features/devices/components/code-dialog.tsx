@@ -1,0 +1,55 @@
+/** An offline code (unlock, lock, time or bypass) to read out to the customer, with Copy. */
+import { useTranslation } from 'react-i18next';
+import type { OfflineCode } from '@kisht/server/contract/devices';
+import { formatDateTime } from '@kisht/domain/format';
+import { Dialog } from '../../../shared/ui/dialog.tsx';
+import { toastKey } from '../../../shared/ui/toast-store.ts';
+
+export async function copyCode(code: string | null | undefined): Promise<void> {
+  if (!code) {
+    toastKey('error', 'device.code.notFound');
+    return;
+  }
+  try {
+    await navigator.clipboard.writeText(code);
+    toastKey('success', 'device.code.copied');
+  } catch {
+    toastKey('error', 'device.code.copyFailed');
+  }
+}
+
+export function CodeView({ code }: { code: OfflineCode | null }) {
+  const { t } = useTranslation();
+  return (
+    <div className="code-view">
+      <output className="code-view__code" aria-label={t('device.code.label')}>
+        {code?.code ?? t('common.notAvailable')}
+      </output>
+      {code?.valid_until ? <p className="muted small">{t('device.code.validUntil', { time: formatDateTime(code.valid_until) })}</p> : null}
+      <p className="muted small">{t('device.code.hint')}</p>
+    </div>
+  );
+}
+
+export function CodeDialog({ title, code, onClose }: { title: string; code: OfflineCode | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Dialog
+      open
+      title={title}
+      onClose={onClose}
+      actions={
+        <>
+          <button type="button" className="button button--secondary" onClick={onClose}>
+            {t('common.close')}
+          </button>
+          <button type="button" className="button button--primary" onClick={() => void copyCode(code?.code)}>
+            {t('device.code.copy')}
+          </button>
+        </>
+      }
+    >
+      <CodeView code={code} />
+    </Dialog>
+  );
+}
