@@ -64,6 +64,10 @@ import { createDuesService, startDuesScheduler } from './modules/dues/dues.servi
 import { createDocumentsService } from './modules/documents/documents.service.ts';
 import { documentsRoutes } from './modules/documents/documents.routes.ts';
 import { operatorKey } from './secret.ts';
+import { createAppleProvider } from './providers/apple/apple-provider.ts';
+import { appleRoutes } from './providers/apple/apple.routes.ts';
+import { createAmapiProvider } from './providers/amapi/amapi-provider.ts';
+import { amapiRoutes } from './providers/amapi/amapi.routes.ts';
 
 export const VERSION = '0.1.0';
 
@@ -151,6 +155,7 @@ export async function buildApp(config: Config, deps: AppDeps) {
   await app.register(customersRoutes, { customers });
   await app.register(dashboardRoutes, { dashboard: createDashboardRepository(db), catalogue });
   const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+  const apple = await createAppleProvider(config, { db, customers, customerRows: customersRepository, publicUrl, log: (message, error) => app.log.warn({ err: error }, message) });
   const devicesService = createDevicesService({
     db, devices: createDevicesRepository(db), customers, customerRows: customersRepository, auth, ...(broker.accounts ? { accounts: broker.accounts } : {}),
     agent: {
@@ -162,7 +167,9 @@ export async function buildApp(config: Config, deps: AppDeps) {
       tokenTtlHours: 24,
       checkInSeconds: 900,
     },
-    transport: async (device, sealed) => {
+    // Apple phones are woken through APNs and fetch the command over MDM; every other phone uses the broker.
+    transport: async (device, sealed, command) => {
+      if (device.channel === 'apple') return apple.deliver(device, command);
       await broker.client.publishAsync(commandTopic(device.id), sealed, { qos: 1 });
     },
     log: (message, error) => app.log.warn({ err: error }, message),
@@ -173,6 +180,9 @@ export async function buildApp(config: Config, deps: AppDeps) {
     devicesService.onDeviceEvent(topic, payload.toString()).catch((error: unknown) => app.log.error({ err: error }, 'device event failed'));
   });
   await app.register(devicesRoutes, { devices: devicesService });
+  apple.attach(devicesService.channel);
+  await app.register(appleRoutes, { apple, devices: devicesService });
+  await app.register(amapiRoutes, { amapi: createAmapiProvider(config, { db, customers, publicUrl, log: (message, error) => app.log.warn({ err: error }, message) }) });
   broker.allowDevices?.((deviceId, password) => devicesService.checkCredentials(deviceId, password));
   const policies = createDevicePolicies({ db, devices: createDevicesRepository(db), channel: devicesService.channel, lockScreen: devicesService.lockScreen });
   const deviceWork = async () => {
@@ -211,6 +221,7 @@ export async function buildApp(config: Config, deps: AppDeps) {
   async function close() {
     stopDues();
     stopDeviceWork();
+    apple.close();
     await app.close();
     await broker.close();
     if (!deps.db) await db.close();

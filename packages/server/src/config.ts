@@ -50,6 +50,32 @@ const schema = z
     AGENT_APK_CHECKSUM: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be the APK signature SHA-256 in base64url').default('47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU'),
     DUES_CHECK_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
     CONSOLE_DIST: z.string().default(path.join(REPO_ROOT, 'packages', 'console', 'dist')),
+    /** Apple MDM: the push certificate's topic (com.apple.mgmt.External.<uuid>); unset, the Apple MDM routes answer FEATURE_OFF. */
+    APPLE_MDM_TOPIC: z.string().regex(/^com\.apple\.mgmt\.[A-Za-z0-9._-]+$/, 'must be the MDM push topic (com.apple.mgmt....)').optional(),
+    APPLE_APNS_URL: z.url().default('https://api.push.apple.com'),
+    /** The MDM push certificate and its key (PEM files), the TLS client identity towards APNs. */
+    APPLE_APNS_CERT_FILE: z.string().optional(),
+    APPLE_APNS_KEY_FILE: z.string().optional(),
+    /** Prefix of the identifiers of our configuration profiles. */
+    APPLE_PROFILE_PREFIX: z.string().regex(/^[A-Za-z0-9.-]+$/).default('in.kisht'),
+    /** The one-mode app for install_apple_onemodapp: an App Store id, or the manifest URL of an in-house build. */
+    APPLE_ONEMODE_ITUNES_ID: z.coerce.number().int().positive().optional(),
+    APPLE_ONEMODE_MANIFEST_URL: z.url().optional(),
+    /** Apple Business Manager (DEP): the server token's OAuth 1.0a credentials; unset, sync and Activation Lock answer FEATURE_OFF. */
+    APPLE_DEP_URL: z.url().default('https://mdmenrollment.apple.com'),
+    APPLE_DEP_CONSUMER_KEY: z.string().optional(),
+    APPLE_DEP_CONSUMER_SECRET: z.string().optional(),
+    APPLE_DEP_ACCESS_TOKEN: z.string().optional(),
+    APPLE_DEP_ACCESS_SECRET: z.string().optional(),
+    /** Apple's Activation Lock escrow service (escrowKeyUnlock). */
+    APPLE_ESCROW_URL: z.url().default('https://deviceservices-external.apple.com'),
+    /** Android Management API: the Google Cloud project; unset, the AMAPI routes answer FEATURE_OFF. */
+    AMAPI_URL: z.url().default('https://androidmanagement.googleapis.com'),
+    AMAPI_PROJECT_ID: z.string().regex(/^[a-z][a-z0-9-]{4,29}$/, 'must be a Google Cloud project id').optional(),
+    /** A service-account key file (JSON) for OAuth towards Google: the production setting. */
+    AMAPI_SERVICE_ACCOUNT_FILE: z.string().optional(),
+    /** A fixed bearer token instead (development and tests against a fake). */
+    AMAPI_TOKEN: z.string().optional(),
   });
 
 /** Rules across variables; they read the raw text so they are reported even when other variables are broken. */
@@ -61,6 +87,11 @@ function crossCheck(raw: Record<string, string>): string[] {
     if (raw.EMM_AUTH === 'off') problems.push('EMM_AUTH: cannot be off in production');
   }
   if (raw.SMS_PROVIDER === 'webhook' && !raw.SMS_WEBHOOK_URL) problems.push('SMS_WEBHOOK_URL: is required when SMS_PROVIDER=webhook');
+  const dep = ['APPLE_DEP_CONSUMER_KEY', 'APPLE_DEP_CONSUMER_SECRET', 'APPLE_DEP_ACCESS_TOKEN', 'APPLE_DEP_ACCESS_SECRET'];
+  if (dep.some((k) => raw[k]) && !dep.every((k) => raw[k])) problems.push(`${dep.filter((k) => !raw[k]).join(', ')}: the DEP server token needs all four values`);
+  if (Boolean(raw.APPLE_APNS_CERT_FILE) !== Boolean(raw.APPLE_APNS_KEY_FILE)) problems.push('APPLE_APNS_CERT_FILE, APPLE_APNS_KEY_FILE: give both or neither');
+  if (raw.AMAPI_PROJECT_ID && !raw.AMAPI_SERVICE_ACCOUNT_FILE && !raw.AMAPI_TOKEN) problems.push('AMAPI_SERVICE_ACCOUNT_FILE: is required when AMAPI_PROJECT_ID is set (or AMAPI_TOKEN outside production)');
+  if (raw.APP_ENV === 'production' && raw.AMAPI_TOKEN) problems.push('AMAPI_TOKEN: a fixed token is not allowed in production (use AMAPI_SERVICE_ACCOUNT_FILE)');
   return problems;
 }
 

@@ -203,6 +203,16 @@ export function createAppRouter(store: AppStore) {
               handle: handle('sim_changes'),
               lazy: async () => ({ Component: (await import('../features/devices/components/sim-changes-screen.tsx')).SimChangesScreen }),
             },
+            {
+              path: ROUTES.apple_details,
+              handle: handle('apple_details'),
+              lazy: async () => ({ Component: (await import('../features/apple/components/apple-details-screen.tsx')).AppleDetailsScreen }),
+            },
+            {
+              path: ROUTES.apple_sync,
+              handle: handle('apple_sync'),
+              lazy: async () => ({ Component: (await import('../features/apple/components/apple-sync-screen.tsx')).AppleSyncScreen }),
+            },
             { path: '*', Component: NotFoundScreen },
           ],
         },

@@ -36,6 +36,9 @@ export const ERROR_CODES = [
   'DEVICE_NOT_ENROLLED',
   'DEVICE_CREDENTIALS_INVALID',
   'LOAN_OPEN',
+  'VENDOR_FAILED',
+  'ACTIVATION_LOCK_NO_CODE',
+  'AMAPI_NOT_LINKED',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
