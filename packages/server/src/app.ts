@@ -196,7 +196,12 @@ export async function buildApp(config: Config, deps: AppDeps) {
   await app.register(documentsRoutes, {
     documents: createDocumentsService({ customers, repository: customersRepository, orgs, files: createFileStore(config.UPLOAD_DIR) }),
   });
-  await app.register(emiRoutes, { emi: createEmiService({ db, emi: ledger, customers, customerRows: customersRepository, users, orgs }) });
+  await app.register(emiRoutes, {
+    emi: createEmiService({
+      db, emi: ledger, customers, customerRows: customersRepository, users, orgs,
+      deliverAlert: async (caller, customerId, message, alertId) => (await devicesService.emiAlert(caller, customerId, message, alertId)).state,
+    }),
+  });
   await app.register(localesRoutes, { cacheSeconds: CACHE_SECONDS.query });
   if (outbox) await app.register(devRoutes, { outbox: outbox.outbox });
   await app.register(operatorRoutes, { db, operatorKey: operatorKey(deps.secret) });

@@ -118,6 +118,22 @@ describe('one-shot and message actions', () => {
   });
 });
 
+describe('EMI alerts from the EMI screen', () => {
+  it('reach the phone, and the alert shows the command\'s state', async () => {
+    const { customer: c, phone } = await f.phone();
+    const sent = await t.post('/api/emi/send_emialert', { customer_id: c.id, message: 'Your EMI is due tomorrow' }, { token: ravi });
+    expect(sent.json().data.status).toBe('sent');
+    const command = await phone.next();
+    expect(command).toMatchObject({ type: 'emi_alert', payload: { message: 'Your EMI is due tomorrow' } });
+    await phone.ack(command, 'done');
+    await expect.poll(async () => (await t.get(`/api/emi/emi_alerts?customer_id=${c.id}`, { token: ravi })).json().data[0].status).toBe('done');
+    // Without a phone the alert waits, queued.
+    const bare = await f.customer();
+    expect((await t.post('/api/emi/send_emialert', { customer_id: bare.id }, { token: ravi })).json().data.status).toBe('queued');
+    await phone.close();
+  });
+});
+
 describe('uninstall and unclaim', () => {
   it("uninstall needs the customer's UNINSTALL OTP and keeps where the retailer stood; done releases the phone", async () => {
     const { customer: c, device, phone } = await f.phone({ mobile: '+919812300111' });

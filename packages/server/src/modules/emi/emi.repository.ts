@@ -113,7 +113,9 @@ export function createEmiRepository(db: Queryable) {
 
     async alerts(customerId: number) {
       return (await db.query<{ id: number; customer_id: number; message: string; amount_paise: number; status: string; created_at: Date }>(
-        'SELECT id, customer_id, message, amount_paise, status, created_at FROM emi_alerts WHERE customer_id = $1 ORDER BY created_at DESC, id DESC LIMIT 50',
+        `SELECT a.id, a.customer_id, a.message, a.amount_paise, coalesce(d.state, a.status) AS status, a.created_at
+           FROM emi_alerts a LEFT JOIN device_commands d ON d.id = a.command_id
+          WHERE a.customer_id = $1 ORDER BY a.created_at DESC, a.id DESC LIMIT 50`,
         [customerId],
       )).rows;
     },

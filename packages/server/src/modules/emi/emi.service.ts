@@ -39,6 +39,8 @@ export interface EmiServiceDeps {
   users: UsersRepository;
   orgs: OrgRepository;
   today?: () => string;
+  /** Sends the alert to the customer's phone (the device channel); resolves with the command's state. */
+  deliverAlert?: (caller: RequestAuth, customerId: number, message: string, alertId: number) => Promise<string>;
 }
 
 export function createEmiService(deps: EmiServiceDeps) {
@@ -243,7 +245,16 @@ export function createEmiService(deps: EmiServiceDeps) {
       const due = (await emi.instalments(customer.id)).filter((i) => owed(i) > 0 && i.due_date <= today()).reduce((s, i) => s + owed(i), 0);
       const message = body.message ?? 'Your EMI is due. Please pay your retailer to keep using your phone without interruption.';
       const row = await emi.queueAlert({ customer_id: customer.id, account_id: caller.accountId, message, amount_paise: due, created_by: caller.userId });
-      return { id: row.id, customer_id: customer.id, message, amount_paise: due, status: row.status, created_at: row.created_at.toISOString() };
+      let status = row.status;
+      if (deps.deliverAlert) {
+        try {
+          status = await deps.deliverAlert(caller, customer.id, message, row.id);
+        } catch (error) {
+          // No phone yet, or the phone does not take alerts now: the alert stays queued.
+          if (!(error instanceof AppError) || !['DEVICE_NOT_ENROLLED', 'ACTION_NOT_ALLOWED', 'ACCESS_DENIED'].includes(error.code)) throw error;
+        }
+      }
+      return { id: row.id, customer_id: customer.id, message, amount_paise: due, status, created_at: row.created_at.toISOString() };
     },
 
     /** The customer's payments and reversals, newest first, to reopen their receipts. */
