@@ -377,6 +377,7 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     s.log = s.log.filter((e) => e.n > taken);
     s.lastCheckIn = now;
     s.offlineLockDays = reply.offline_lock_days ?? s.offlineLockDays;
+    if (reply.org_name) s.orgName = reply.org_name;
     s.checkInSeconds = reply.next_check_in_seconds || s.checkInSeconds;
     this.nextCheckInAt = now + s.checkInSeconds * 1000;
     s.bypass = false;

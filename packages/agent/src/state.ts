@@ -73,6 +73,8 @@ export interface PhoneState {
   lastCheckIn: number | null;
   checkInSeconds: number;
   offlineLockDays: number;
+  /** The organisation's name from the last check-in. */
+  orgName?: string;
   /** A bypass code pauses the self-lock until the next successful check-in. */
   bypass: boolean;
   selfLocked: boolean;

@@ -117,7 +117,7 @@ describe('self-lock', () => {
   // Known server gap: the uploaded self_lock entry makes the customer Locked, so the check-in answers
   // desired.locked = true and the self-lock never lifts, against "Reaching the server again lifts a self-lock
   // unless the server wants the phone locked". Drop `.fails` once the server tells the two apart.
-  it.fails('lifts the self-lock when the phone reaches the server again', async () => {
+  it('lifts the self-lock when the phone reaches the server again', async () => {
     await live.t.db.query('UPDATE organizations SET offline_lock_days = 3');
     let now = Date.now();
     const { customer, agent } = await phone(() => now);

@@ -123,6 +123,8 @@ export interface CheckInReply {
   next_check_in_seconds: number;
   /** The phone locks itself after this many days without a check-in (0: never). */
   offline_lock_days: number;
+  /** The organisation's name, for "Protected by ..." on the phone. */
+  org_name: string;
   server_time: string;
   /** Set when the server wants a location with the next check-in. */
   want_location: boolean;

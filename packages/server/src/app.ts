@@ -182,7 +182,10 @@ export async function buildApp(config: Config, deps: AppDeps) {
   await app.register(devicesRoutes, { devices: devicesService });
   apple.attach(devicesService.channel);
   await app.register(appleRoutes, { apple, devices: devicesService });
-  await app.register(amapiRoutes, { amapi: createAmapiProvider(config, { db, customers, publicUrl, log: (message, error) => app.log.warn({ err: error }, message) }) });
+  const amapi = createAmapiProvider(config, { db, customers, publicUrl, log: (message, error) => app.log.warn({ err: error }, message) });
+  await app.register(amapiRoutes, { amapi });
+  // generate_emm_code answers AMAPI customers with the Android Management API's QR.
+  devicesService.amapiQr = (caller, customerId) => amapi.qr(caller, customerId);
   broker.allowDevices?.((deviceId, password) => devicesService.checkCredentials(deviceId, password));
   const policies = createDevicePolicies({ db, devices: createDevicesRepository(db), channel: devicesService.channel, lockScreen: devicesService.lockScreen });
   const deviceWork = async () => {

@@ -117,7 +117,7 @@ describe('Android Management API', () => {
     expect(JSON.parse((call.body as { additionalData: string }).additionalData)).toMatchObject({ customer_id: c.id });
     // A DPC customer enrols through the DPC QR, not this one.
     const dpc = await f.customer();
-    expect((await t.get(`/api/amapi/qr?customer_id=${dpc.id}`, { token: ravi })).json().code).toBe('ACTION_NOT_ALLOWED');
+    expect((await t.get(`/api/amapi/qr?customer_id=${dpc.id}`, { token: ravi })).json().code).toBe('WRONG_ENROLMENT_CHANNEL');
   });
 
   it("refuses another network's customers (404)", async () => {

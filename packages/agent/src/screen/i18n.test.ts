@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import english from './strings.en.json' with { type: 'json' };
+import english from '@kisht/locales/en.json' with { type: 'json' };
 import { phoneStrings, translate } from './i18n.ts';
 
 describe('phone strings', () => {

@@ -1,12 +1,12 @@
 /**
  * The phone's texts in the customer's language: the `phone` namespace of @kisht/locales/<lng>.json when it
- * has one, over the English in strings.en.json (so a missing key falls back to English).
+ * has one, over the English one (so a missing key falls back to English).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { localesDir } from '@kisht/locales/path';
 import { isLanguage } from '@kisht/domain/constants';
-import english from './strings.en.json' with { type: 'json' };
+import english from '@kisht/locales/en.json' with { type: 'json' };
 
 export type Dict = { [key: string]: string | Dict };
 

@@ -54,7 +54,7 @@ function send(res: ServerResponse, status: number, body: unknown, type = 'applic
 }
 
 export async function startScreen(agent: DeviceAgent, options: ScreenOptions = {}): Promise<ScreenServer> {
-  const org = options.org ?? 'Kisht';
+  const org = options.org;
   let lastCode: CodeResult | null = null;
   const streams = new Set<ServerResponse>();
   let pending = false;

@@ -40,7 +40,7 @@ async function qrImage(text: string | null | undefined): Promise<string | null> 
   return image;
 }
 
-export async function buildView(agent: DeviceAgent, org: string, lastCode: CodeResult | null): Promise<PhoneView> {
+export async function buildView(agent: DeviceAgent, org: string | undefined, lastCode: CodeResult | null): Promise<PhoneView> {
   const s = agent.snapshot();
   const screen = s.screen;
   const lock = screen.lockScreen;
@@ -48,7 +48,8 @@ export async function buildView(agent: DeviceAgent, org: string, lastCode: CodeR
   return {
     now: agent.now(),
     lng: lock?.language ?? alert?.language ?? 'en',
-    org,
+    // An organisation named on the command line wins over the one the server gives.
+    org: org ?? s.orgName ?? 'Kisht',
     status: s.status,
     online: agent.isOnline,
     connected: agent.isConnected,

@@ -53,7 +53,7 @@ export const LostModeBody = Type.Object(
 export type LostModeBody = Static<typeof LostModeBody>;
 
 export const SimTrackingBody = Type.Object(
-  { customer_id: CustomerId, command: Type.Union(['SIMTRACKINGON', 'SIMTRACKINGOFF', 'SIMTRACKINGOFFLINEON', 'SIMTRACKINGOFFLINEOFF'].map((c) => Type.Literal(c))) },
+  { customer_id: CustomerId, command: Type.Union([Type.Literal('SIMTRACKINGON'), Type.Literal('SIMTRACKINGOFF'), Type.Literal('SIMTRACKINGOFFLINEON'), Type.Literal('SIMTRACKINGOFFLINEOFF')]) },
   { additionalProperties: false },
 );
 export type SimTrackingBody = Static<typeof SimTrackingBody>;
@@ -135,8 +135,8 @@ export const SimChange = Type.Object({
   old_sims: Type.Array(SimSchema), new_sims: Type.Array(SimSchema), location: Nullable(LocationSchema), changed_at: Type.String(),
 });
 export type SimChange = Static<typeof SimChange>;
-export const SimChangeQuery = Type.Object({ customer_id: Type.Optional(CustomerId), page: Type.Integer({ minimum: 1, default: 1 }) });
-export const SimChangeList = Type.Object({ total: Type.Integer(), items: Type.Array(SimChange) });
+export const SimChangeQuery = Type.Object({ customer_id: Type.Optional(CustomerId), page: Type.Integer({ minimum: 1, default: 1 }), limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) });
+export const SimChangeList = Type.Object({ total: Type.Integer(), page: Type.Integer(), limit: Type.Integer(), items: Type.Array(SimChange) });
 
 export const DeepLink = Type.Object({ customer_id: Type.Integer(), link: Type.String(), expires_at: Type.String() });
 export type DeepLink = Static<typeof DeepLink>;
@@ -147,14 +147,17 @@ export const CheckInBody = Type.Object({
   app_version: Type.Optional(Type.String({ maxLength: 40 })), location: Type.Optional(Nullable(LocationSchema)), last_seq: Type.Integer({ minimum: 0 }),
   log: Type.Optional(Type.Array(Type.Object({
     n: Type.Integer({ minimum: 1 }), at: Type.String({ format: 'date-time' }),
-    kind: Type.Union(['code_unlock', 'code_lock', 'code_bypass', 'code_ouc', 'code_rejected', 'self_lock', 'offline_warning', 'command'].map((k) => Type.Literal(k))),
+    kind: Type.Union([
+      Type.Literal('code_unlock'), Type.Literal('code_lock'), Type.Literal('code_bypass'), Type.Literal('code_ouc'), Type.Literal('code_rejected'),
+      Type.Literal('self_lock'), Type.Literal('offline_warning'), Type.Literal('command'),
+    ]),
     ref: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Integer()])),
   }), { maxItems: 500 })),
 });
 export const OfflineLogBody = Type.Object({ log: Type.Index(CheckInBody, ['log']) });
 export const CheckInReply = Type.Object({
   desired: Type.Object({ locked: Type.Boolean(), lock_screen: Nullable(Type.Record(Type.String(), Type.Unknown())) }),
-  commands: Type.Array(Type.String()), next_check_in_seconds: Type.Integer(), offline_lock_days: Type.Integer(), server_time: Type.String(), want_location: Type.Boolean(),
+  commands: Type.Array(Type.String()), next_check_in_seconds: Type.Integer(), offline_lock_days: Type.Integer(), org_name: Type.String(), server_time: Type.String(), want_location: Type.Boolean(),
 });
 
 export const DeviceCommand = Type.Object({
@@ -173,12 +176,24 @@ export const DeviceCommand = Type.Object({
 });
 export type DeviceCommand = Static<typeof DeviceCommand>;
 
+/** What the phone last reported (check-in, confirmed commands); every field may be missing. */
+export const Reported = Type.Object({
+  locked: Type.Optional(Type.Boolean()),
+  battery: Type.Optional(Type.Integer()),
+  app_version: Type.Optional(Type.String()),
+  sims: Type.Optional(Type.Array(SimSchema)),
+  location: Type.Optional(LocationSchema),
+  toggles: Type.Optional(Type.Record(Type.String(), Type.Boolean())),
+  sim_tracking_online: Type.Optional(Type.Boolean()),
+  sim_tracking_offline: Type.Optional(Type.Boolean()),
+});
+
 /** The device panel of customer details: the phone, what it reported, what may be done, recent commands. */
 export const DevicePanel = Type.Object({
   device: Nullable(Type.Object({
     id: Type.String(), imei1: Type.String(), imei2: Nullable(Type.String()), serial_number: Nullable(Type.String()), channel: Type.String(),
     enrolled_at: Type.String(), last_check_in_at: Nullable(Type.String()),
-    reported: Type.Record(Type.String(), Type.Unknown()),
+    reported: Reported,
   })),
   lock_status: Type.Integer(),
   actions: Type.Object({ main: Type.Array(Type.String()), info: Type.Array(Type.String()) }),

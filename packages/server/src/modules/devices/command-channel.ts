@@ -27,7 +27,8 @@ export interface IssueRequest {
 }
 
 const DEFAULT_TTL_MINUTES = 7 * 24 * 60;
-const LOCKING_LOG = new Set(['code_lock', 'self_lock']);
+// A self-lock is the phone's own precaution, not the retailer's lock: reaching the server lifts it (unless the server wants the phone locked).
+const LOCKING_LOG = new Set(['code_lock']);
 const RELEASING = new Set(['uninstall', 'uninstall_antitheft', 'unclaim']);
 const UNLOCKING_LOG = new Set(['code_unlock', 'code_ouc', 'code_bypass']);
 
@@ -212,6 +213,7 @@ export function createCommandChannel(deps: {
         commands: open.map((row) => seal(device.offline_secret, toMessage(row))),
         next_check_in_seconds: deps.checkInSeconds,
         offline_lock_days: policy.offline_lock_days,
+        org_name: policy.name,
         server_time: new Date().toISOString(),
         want_location: device.want_location,
       };

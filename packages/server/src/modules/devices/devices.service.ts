@@ -110,6 +110,17 @@ export function createDevicesService(deps: {
     return device;
   }
 
+  /** PIN change: phones our agent or AMAPI manages, while unlocked. */
+  function pinChangeOffered(customer: CustomerRow): boolean {
+    return customer.lock_status === 0 && (customer.provisioning_type === PROVISIONING_TYPE.DPC || customer.provisioning_type === PROVISIONING_TYPE.AMAPI);
+  }
+
+  async function loanClosed(customer: CustomerRow): Promise<boolean> {
+    if (customer.install_status === INSTALL_STATUS.emis_completed) return true;
+    const open = (await db.query<{ open: string }>('SELECT count(*) AS open FROM emi_instalments WHERE customer_id = $1 AND paid_paise < amount_paise + penalty_paise', [customer.id])).rows[0]!;
+    return Number(open.open) === 0;
+  }
+
   function context(customer: CustomerRow) {
     return { provisioningType: customer.provisioning_type as ProvisioningType, productType: customer.product_type, locked: customer.lock_status === 1, allowList: customer.allowed_actions };
   }
@@ -120,7 +131,7 @@ export function createDevicesService(deps: {
     const customer = await deps.customers.visible(caller, customerId);
     const device = await deviceOf(customer);
     if (action !== 'pin_change' && action !== 'unclaim' && !isDeviceActionAllowed(action, context(customer))) throw new AppError('ACTION_NOT_ALLOWED');
-    if (action === 'pin_change' && customer.lock_status === 1) throw new AppError('ACTION_NOT_ALLOWED');
+    if (action === 'pin_change' && !pinChangeOffered(customer)) throw new AppError('ACTION_NOT_ALLOWED');
     if (action === 'fetch_location') await devices.wantLocation(device.id);
     return toCommand(await channel.issue({ device, type: commandType, payload, createdBy: caller.userId, origin: 'retailer' }));
   }
@@ -142,13 +153,16 @@ export function createDevicesService(deps: {
   return {
     channel,
     lockScreen,
+    /** Set by the AMAPI provider when it is configured: the enrolment QR for AMAPI customers. */
+    amapiQr: undefined as ((caller: RequestAuth, customerId: number) => Promise<EmmCode>) | undefined,
 
     /** generate_emm_code: a fresh single-use token inside the Android Enterprise provisioning payload. */
     async emmCode(caller: RequestAuth, customerId: number): Promise<EmmCode> {
       const customer = await deps.customers.visible(caller, customerId);
-      // Apple phones enrol through Apple's MDM, AMAPI through its provider, LINKFL through the deep link.
-      if (customer.provisioning_type !== PROVISIONING_TYPE.DPC) throw new AppError('FEATURE_OFF');
-      if (![0, 1, 2, 6].includes(customer.install_status)) throw new AppError('NOTHING_DUE');
+      if (![0, 1, 2, 6].includes(customer.install_status)) throw new AppError('ENROLMENT_CLOSED');
+      // AMAPI phones get the Android Management API's enrolment QR; Apple and LINKFL have their own links.
+      if (customer.provisioning_type === PROVISIONING_TYPE.AMAPI && this.amapiQr) return this.amapiQr(caller, customer.id);
+      if (customer.provisioning_type !== PROVISIONING_TYPE.DPC) throw new AppError('WRONG_ENROLMENT_CHANNEL');
       const token = randomBytes(32).toString('base64url');
       const expires = await devices.createToken({ token_hash: sha256(token), customer_id: customer.id, account_id: caller.accountId, created_by: caller.userId, ttl_hours: agent.tokenTtlHours });
       const payload = {
@@ -164,7 +178,7 @@ export function createDevicesService(deps: {
     /** get_deep_link: the LINKFL enrolment link (the app opens it and enrols with the token). */
     async deepLink(caller: RequestAuth, customerId: number): Promise<DeepLink> {
       const customer = await deps.customers.visible(caller, customerId);
-      if (customer.provisioning_type !== PROVISIONING_TYPE.LINKFL) throw new AppError('FEATURE_OFF');
+      if (customer.provisioning_type !== PROVISIONING_TYPE.LINKFL) throw new AppError('WRONG_ENROLMENT_CHANNEL');
       const token = randomBytes(32).toString('base64url');
       const expires = await devices.createToken({ token_hash: sha256(token), customer_id: customer.id, account_id: caller.accountId, created_by: caller.userId, ttl_hours: agent.tokenTtlHours });
       return { customer_id: customer.id, link: `kisht://enrol?${new URLSearchParams({ server: agent.publicUrl, token }).toString()}`, expires_at: expires.toISOString() };
@@ -246,8 +260,7 @@ export function createDevicesService(deps: {
     /** Unclaim: release the phone from management once the loan is closed. */
     async unclaim(caller: RequestAuth, customerId: number): Promise<DeviceCommand> {
       const customer = await deps.customers.visible(caller, customerId);
-      const open = (await db.query<{ open: string }>('SELECT count(*) AS open FROM emi_instalments WHERE customer_id = $1 AND paid_paise < amount_paise + penalty_paise', [customer.id])).rows[0]!;
-      if (Number(open.open) > 0 && customer.install_status !== INSTALL_STATUS.emis_completed) throw new AppError('LOAN_OPEN');
+      if (!(await loanClosed(customer))) throw new AppError('LOAN_OPEN');
       return act(caller, customerId, 'unclaim', {});
     },
 
@@ -268,7 +281,10 @@ export function createDevicesService(deps: {
           enrolled_at: device.created_at.toISOString(), last_check_in_at: iso(device.last_check_in_at), reported: device.reported,
         } : null,
         lock_status: customer.lock_status,
-        actions: { main: [...offered.main, ...plan.filter((a) => a !== 'uninstall_antitheft')], info: [...offered.info, ...plan.filter((a) => a === 'uninstall_antitheft')] },
+        actions: {
+          main: [...offered.main, ...plan.filter((a) => a !== 'uninstall_antitheft'), ...(device && pinChangeOffered(customer) ? ['pin_change'] : [])],
+          info: [...offered.info, ...plan.filter((a) => a === 'uninstall_antitheft'), ...(device && (await loanClosed(customer)) ? ['unclaim'] : [])],
+        },
         commands: (await devices.commands(customer.id, 20)).map(toCommand),
       };
     },
@@ -308,13 +324,15 @@ export function createDevicesService(deps: {
       return (await devices.offlineLog(customer.id)).map((r) => ({ n: Number(r.n), kind: r.kind, ref: r.ref, happened_at: r.happened_at.toISOString(), received_at: r.received_at.toISOString() }));
     },
 
-    async simChanges(caller: RequestAuth, query: { customer_id?: number; page: number }): Promise<{ total: number; items: SimChange[] }> {
+    async simChanges(caller: RequestAuth, query: { customer_id?: number; page: number; limit: number }): Promise<{ total: number; page: number; limit: number; items: SimChange[] }> {
       if (query.customer_id) await deps.customers.visible(caller, query.customer_id);
       const rows = await devices.simChanges(caller.accountId, {
-        ...(query.customer_id ? { customerId: query.customer_id } : {}), retailerId: caller.userType === 'miniretailer' ? caller.userId : null, limit: 20, offset: (query.page - 1) * 20,
+        ...(query.customer_id ? { customerId: query.customer_id } : {}), retailerId: caller.userType === 'miniretailer' ? caller.userId : null, limit: query.limit, offset: (query.page - 1) * query.limit,
       });
       return {
         total: Number(rows[0]?.total ?? 0),
+        page: query.page,
+        limit: query.limit,
         items: rows.map((r) => ({
           id: r.id, customer_id: r.customer_id, customer_name: `${r.first_name} ${r.last_name}`, mobile: r.mobile, imei1: r.imei1,
           old_sims: r.old_sims, new_sims: r.new_sims, location: (r.location as SimChange['location']) ?? null, changed_at: r.changed_at.toISOString(),

@@ -80,8 +80,8 @@ export function createAmapiService(deps: { db: Database; amapi: AmapiRepository;
     async qr(caller: RequestAuth, customerId: number): Promise<EmmCode> {
       const customer = await deps.customers.visible(caller, customerId);
       const { client } = configured();
-      if (customer.provisioning_type !== PROVISIONING_TYPE.AMAPI) throw new AppError('ACTION_NOT_ALLOWED');
-      if (![0, 1, 2, 6].includes(customer.install_status)) throw new AppError('NOTHING_DUE');
+      if (customer.provisioning_type !== PROVISIONING_TYPE.AMAPI) throw new AppError('WRONG_ENROLMENT_CHANNEL');
+      if (![0, 1, 2, 6].includes(customer.install_status)) throw new AppError('ENROLMENT_CLOSED');
       const enterprise = await amapi.enterprise(customer.org_id);
       if (!enterprise) throw new AppError('AMAPI_NOT_LINKED');
       const token = await vendor('enrollmentTokens.create', () => client.createEnrollmentToken(enterprise, {

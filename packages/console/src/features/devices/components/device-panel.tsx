@@ -56,7 +56,7 @@ function ReportedFacts({ device }: { device: NonNullable<Panel['device']> }) {
 function switchState(panel: Panel, action: string): boolean | null {
   const reported = panel.device?.reported ?? {};
   const toggles = (reported.toggles ?? {}) as Record<string, unknown>;
-  const value = action in toggles ? toggles[action] : reported[action];
+  const value = action in toggles ? toggles[action] : (reported as Record<string, unknown>)[action];
   return typeof value === 'boolean' ? value : null;
 }
 
