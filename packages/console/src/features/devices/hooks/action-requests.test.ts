@@ -14,7 +14,7 @@ describe('actionKind', () => {
 
   it('agrees with the protocol on toggles and one-shot actions', () => {
     expect([...TOGGLE_ACTIONS, ...LOST_MODE_ACTIONS].sort()).toEqual([...PROTOCOL_TOGGLES].sort());
-    expect([...ONCE_ACTIONS].sort()).toEqual([...ONE_SHOT_ACTIONS].sort());
+    expect([...ONCE_ACTIONS].sort()).toEqual([...ONE_SHOT_ACTIONS, 'unclaim'].sort());
   });
 });
 

@@ -22,8 +22,8 @@ export type LostModeAction = (typeof LOST_MODE_ACTIONS)[number];
 export const SIM_TRACKING_ACTIONS = ['sim_tracking_online', 'sim_tracking_offline'] as const satisfies readonly DeviceAction[];
 export type SimTrackingAction = (typeof SIM_TRACKING_ACTIONS)[number];
 
-/** Ask the phone to do or report something once. */
-export const ONCE_ACTIONS = ['fetch_location', 'reboot', 'sim_info', 'miui_permission', 'install_apple_onemodapp'] as const satisfies readonly DeviceAction[];
+/** Ask the phone to do or report something once (unclaim: release a phone whose loan is closed). */
+export const ONCE_ACTIONS = ['fetch_location', 'reboot', 'sim_info', 'miui_permission', 'install_apple_onemodapp', 'unclaim'] as const satisfies readonly (DeviceAction | 'unclaim')[];
 export type OnceAction = (typeof ONCE_ACTIONS)[number];
 
 export const UNINSTALL_ACTIONS = ['uninstall', 'uninstall_antitheft'] as const satisfies readonly DeviceAction[];
