@@ -1,0 +1,153 @@
+/**
+ * Locking N phones at once through POST /api/device/multiple_lock_unlock, against a raw MQTT publish and echo
+ * through the same broker to the same phones in the same run, plus the broker's memory per connected phone.
+ * The server (embedded broker, PGlite in memory or DATABASE_URL) runs in one child process, the phones (the
+ * agent's fleet mode) in another, so each side's memory is its own.
+ *   node --import tsx bench/device-bulk-lock.ts [--phones 10000] [--enrol-concurrency 16]
+ *   BENCH_PHONES=1000 DEVICE_SWEEP_SECONDS=0 node --import tsx bench/device-bulk-lock.ts
+ * With DATABASE_URL the customers are added to what the database already holds.
+ */
+import http from 'node:http';
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { createEmmAuthSession } from '@kisht/domain/emm-auth';
+import { APP_ORG_ID } from '@kisht/domain/constants';
+import type { FleetSummary, FleetToken } from '../packages/agent/src/fleet.ts';
+import { startChild } from './ipc.ts';
+import { fmt } from './lib.ts';
+
+const { values: args } = parseArgs({ options: { phones: { type: 'string' }, 'enrol-concurrency': { type: 'string' } } });
+const phones = Number(args.phones ?? process.env.BENCH_PHONES ?? 10_000);
+const loadAtStart = loadavg();
+const enrolConcurrency = Number(args['enrol-concurrency'] ?? 16);
+if (!Number.isInteger(phones) || phones < 1 || phones > 20_000) throw new Error('--phones must be between 1 and 20000 (the batch API takes at most 20000)');
+
+interface Memory { rss: number; heapUsed: number; external?: number; databaseHeap?: number | null }
+interface Spread { p50: number; p99: number; max: number }
+interface Timings {
+  commands: number; counts: Record<string, number>; firstCreated: number; lastSent: number; lastFinished: number | null;
+  createdToFinished: Spread; createdToSent: Spread; sentToFinished: Spread;
+}
+interface BatchReply { id: string; total: number; counts: Record<'queued' | 'sent' | 'delivered' | 'done' | 'failed' | 'expired' | 'skipped', number> }
+
+const say = (line: string) => process.stderr.write(`${line}\n`);
+const mb = (bytes: number) => bytes / 1048576;
+const kbEach = (bytes: number) => bytes / 1024 / phones;
+
+say(`Starting the server, seeding ${phones.toLocaleString('en-IN')} customers`);
+const server = startChild(new URL('./device-server.ts', import.meta.url));
+const ready = await server.next<{ api: number; mqtt: string; driver: string; sweepSeconds: number; mobile: string }>('ready');
+const base = `http://127.0.0.1:${ready.api}`;
+
+/** One JSON request without a client-side timeout: the bulk POST answers only once every command is published. */
+async function api<T>(method: 'GET' | 'POST', path: string, body?: unknown, token?: string): Promise<T> {
+  const headers: Record<string, string> = { 'x-emm-auth-session': await createEmmAuthSession(path, APP_ORG_ID), 'x-auth-platform': 'mobile' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const text = body === undefined ? undefined : JSON.stringify(body);
+  if (text) headers['content-type'] = 'application/json';
+  return new Promise<T>((resolve, reject) => {
+    const req = http.request(`${base}${path}`, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const reply = Buffer.concat(chunks).toString();
+        if (res.statusCode !== 200) return reject(new Error(`${method} ${path}: ${res.statusCode} ${reply.slice(0, 300)}`));
+        resolve((JSON.parse(reply) as { data: T }).data);
+      });
+    });
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+let exitCode = 1;
+const fleet = startChild(new URL('./device-fleet.ts', import.meta.url));
+try {
+  const seeded = await server.ask<{ seconds: number; customerIds: number[]; tokens: FleetToken[] }>('seed', { phones });
+  const memoryBefore = await server.ask<Memory>('memory');
+
+  say(`Enrolling and connecting ${phones.toLocaleString('en-IN')} phones (${enrolConcurrency} enrolments at once)`);
+  const connectTimeoutMs = 120_000 + phones * 30;
+  const started = await fleet.ask<{
+    enrolledSeconds: number; connectedSeconds: number; readySeconds: number; allConnected: boolean; checkInFailures: number; lastFailures: string[];
+    echoes: number; before: Memory; after: Memory; summary: FleetSummary; errors: string[];
+  }>('start', { server: base, tokens: seeded.tokens, concurrency: enrolConcurrency, timeoutMs: connectTimeoutMs });
+  const memoryAfter = await server.ask<Memory>('memory');
+  if (started.errors.length) say(`  enrolment errors (first ${started.errors.length}): ${started.errors.join(' | ')}`);
+
+  say('Raw publish and echo (baseline)');
+  const raw = await server.ask<{ sent: number; echoed: number; payloadBytes: number; seconds: number; p50: number; p99: number }>('raw', { timeoutMs: 60_000 + phones * 20 });
+
+  say('Bulk lock');
+  const signIn = await api<{ request_id: string }>('POST', '/api/auth/loginWithOtp', { mobile: ready.mobile });
+  const outbox = await api<Array<{ body: string }>>('GET', `/api/dev/outbox?to=${encodeURIComponent(ready.mobile)}&limit=1`);
+  const otp = /\b(\d{6})\b/.exec(outbox[0]!.body)![1]!;
+  const { token } = await api<{ token: string }>('POST', '/api/auth/verifyOtpAuth', { request_id: signIn.request_id, otp });
+
+  const postedAt = Date.now();
+  const postStarted = performance.now();
+  const batch = await api<BatchReply>('POST', '/api/device/multiple_lock_unlock', { action: 'lock', customer_ids: seeded.customerIds }, token);
+  const postSeconds = (performance.now() - postStarted) / 1000;
+  const lockTimeoutMs = 180_000 + phones * 100;
+  let progress = batch;
+  let observedSeconds: number | null = null;
+  for (;;) {
+    const c = progress.counts;
+    const settled = c.done + c.failed + c.expired + c.skipped;
+    process.stderr.write(`\r  done ${c.done}, sent ${c.sent}, delivered ${c.delivered}, queued ${c.queued}, failed ${c.failed}, expired ${c.expired}, skipped ${c.skipped}   `);
+    if (settled >= progress.total) {
+      observedSeconds = (performance.now() - postStarted) / 1000;
+      break;
+    }
+    if (performance.now() - postStarted > lockTimeoutMs) break;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    progress = await api<BatchReply>('GET', `/api/device/multiple_lock_unlock?batch_id=${batch.id}`, undefined, token);
+  }
+  process.stderr.write('\n');
+  const timings = await server.ask<Timings>('timings', { batchId: batch.id });
+  const phonesAfter = await fleet.ask<FleetSummary>('summary');
+
+  // Report.
+  const done = timings.counts.done ?? 0;
+  const failed = timings.counts.failed ?? 0;
+  const bulkSeconds = timings.lastFinished !== null && done === phones ? (timings.lastFinished - postedAt) / 1000 : NaN;
+  const row = (name: string, total: string, p50: number, p99: number) => console.log(`${name.padEnd(46)} ${total.padStart(9)} ${fmt(p50, 1).padStart(9)} ${fmt(p99, 1).padStart(9)}`);
+  const ratio = (a: number, b: number) => `${fmt(a / b, 1)}x`;
+
+  console.log(`\nDevice bulk lock (${ready.driver}, ${phones.toLocaleString('en-IN')} phones, embedded broker, sweeper every ${ready.sweepSeconds} s)`);
+  console.log(`load average of the machine: ${loadAtStart.map((n) => fmt(n, 1)).join(' ')} at the start, ${loadavg().map((n) => fmt(n, 1)).join(' ')} at the end (1, 5, 15 min)`);
+  console.log(`setup: ${phones.toLocaleString('en-IN')} customers and tokens seeded in ${fmt(seeded.seconds)} s; phones enrolled in ${fmt(started.enrolledSeconds)} s, all connected after ${fmt(started.connectedSeconds)} s, all checked in after ${fmt(started.readySeconds)} s`);
+  if (started.checkInFailures) console.log(`  ${started.checkInFailures} check-ins failed while settling (the agent retries after 60 s), last: ${started.lastFailures.join(' | ')}`);
+  console.log(`\n${''.padEnd(46)} ${'total s'.padStart(9)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)}`);
+  row(`raw publish -> echo, QoS 1, ${raw.payloadBytes} B (baseline)`, fmt(raw.seconds, 2), raw.p50, raw.p99);
+  row('bulk lock, created -> done', fmt(bulkSeconds, 2), timings.createdToFinished.p50, timings.createdToFinished.p99);
+  row('  created -> sent', '', timings.createdToSent.p50, timings.createdToSent.p99);
+  row('  sent -> done', '', timings.sentToFinished.p50, timings.sentToFinished.p99);
+  console.log('total: first publish -> last echo, POST sent -> last command done (database clock); p50/p99: per message or command');
+  console.log(`POST answered after ${fmt(postSeconds, 2)} s; progress showed all settled after ${observedSeconds === null ? 'never (timed out)' : `${fmt(observedSeconds, 2)} s`} (polled every 1 s)`);
+  console.log(`\nratios: total ${ratio(bulkSeconds, raw.seconds)}, p50 ${ratio(timings.createdToFinished.p50, raw.p50)}, p99 ${ratio(timings.createdToFinished.p99, raw.p99)} (bulk lock / raw round trip)`);
+
+  const heapDelta = memoryAfter.heapUsed - memoryBefore.heapUsed;
+  const rssDelta = memoryAfter.rss - memoryBefore.rss;
+  const dbDelta = memoryAfter.databaseHeap != null && memoryBefore.databaseHeap != null ? memoryAfter.databaseHeap - memoryBefore.databaseHeap : null;
+  console.log(`\nmemory after a full GC        ${'before MB'.padStart(10)} ${'after MB'.padStart(10)} ${'KB/phone'.padStart(10)}`);
+  const mem = (name: string, before: number, after: number) => console.log(`${name.padEnd(29)} ${fmt(mb(before)).padStart(10)} ${fmt(mb(after)).padStart(10)} ${fmt(kbEach(after - before)).padStart(10)}`);
+  mem('server (broker) heapUsed', memoryBefore.heapUsed, memoryAfter.heapUsed);
+  mem('server (broker) rss', memoryBefore.rss, memoryAfter.rss);
+  if (dbDelta !== null) mem('  of which PGlite wasm heap', memoryBefore.databaseHeap!, memoryAfter.databaseHeap!);
+  mem('server external (buffers)', memoryBefore.external!, memoryAfter.external!);
+  mem('phones (fleet) heapUsed', started.before.heapUsed, started.after.heapUsed);
+  mem('phones (fleet) rss', started.before.rss, started.after.rss);
+  console.log(`broker memory per connected phone: ${fmt(kbEach(heapDelta))} KB heap, ${fmt(kbEach(rssDelta))} KB rss${dbDelta !== null ? ` (${fmt(kbEach(rssDelta - dbDelta))} KB rss without the PGlite heap's growth)` : ''}`);
+
+  console.log(`\nphones connected ${started.summary.connected}/${phones} (${started.errors.length ? `${started.summary.errors} enrolments failed` : 'no enrolment failed'}); raw echoes ${raw.echoed}/${raw.sent}`);
+  console.log(`bulk commands: ${timings.commands} written, done ${done}, failed ${failed}, expired ${timings.counts.expired ?? 0}, still open ${timings.commands - done - failed - (timings.counts.expired ?? 0)}, skipped ${progress.counts.skipped}; phones showing the lock screen ${phonesAfter.locked}`);
+  exitCode = done === phones && raw.echoed === phones ? 0 : 1;
+  if (exitCode !== 0) console.log('NOT every phone confirmed: exit 1');
+} catch (error) {
+  console.error(error);
+} finally {
+  await fleet.stop();
+  await server.stop();
+}
+process.exit(exitCode);
