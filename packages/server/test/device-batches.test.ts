@@ -26,7 +26,9 @@ describe('multiple lock/unlock', () => {
     expect(started.statusCode, started.body).toBe(200);
     const batch = started.json().data;
     expect(batch.total).toBe(4);
-    expect(batch.counts).toMatchObject({ sent: 3, skipped: 1 });
+    // Written when the answer comes; publishing may still be under way.
+    expect(batch.counts.queued + batch.counts.sent).toBe(3);
+    expect(batch.counts.skipped).toBe(1);
     expect(batch.items.find((i: { customer_id: number }) => i.customer_id === notEnrolled.id)).toMatchObject({ state: 'skipped', reason: 'DEVICE_NOT_ENROLLED' });
 
     const [a, b, c] = phones;

@@ -54,6 +54,22 @@ describe('check-in', () => {
   });
 });
 
+describe('check-in racing a report', () => {
+  it('keeps a lock the phone has carried out while its report is still on the way', async () => {
+    const { customer: c, device, phone } = await f.phone();
+    await t.post('/api/device/lock', { customer_id: c.id }, { token: ravi });
+    const lock = await phone.next();
+    await phone.ack(lock, 'delivered');
+    await expect.poll(async () => (await f.commands(c.id))[0]!.state).toBe('delivered');
+    // The phone has locked (seq taken) but its "done" has not reached the server yet.
+    const reply = (await f.checkIn(device, { locked: true, last_seq: lock.seq })).json().data;
+    expect(reply.commands).toEqual([]);
+    expect(reply.desired.locked).toBe(true);
+    expect((await f.profile(c.id)).lock_status).toBe(0);
+    await phone.close();
+  });
+});
+
 describe('offline codes', () => {
   it('issues unlock and lock codes the phone verifies alone, each once', async () => {
     const { customer: c, device, phone } = await f.phone();

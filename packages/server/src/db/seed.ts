@@ -11,7 +11,7 @@ export const DEMO_USERS = [
 ] as const;
 
 /** Demo key balances by product type (0 DPC, 11 DPC lite, 2 Apple, 9 DPC with anti-theft). */
-const DEMO_KEYS: Record<string, Array<[number, number]>> = {
+export const DEMO_KEYS: Record<string, Array<[number, number]>> = {
   '+919876543210': [[0, 100], [11, 10], [2, 5], [9, 5]],
   '+919876543211': [[0, 5]],
   '+919876543212': [[0, 3]],

@@ -125,6 +125,15 @@ export function createCustomersRepository(db: Queryable) {
       return res.rows[0];
     },
 
+    /** Several customers of the account at once (bulk device commands). */
+    async manyInAccount(accountId: number, ids: number[], q: Queryable = db): Promise<CustomerRow[]> {
+      const res = await q.query<CustomerRow>(
+        `SELECT ${PROFILE_COLUMNS} FROM customers c JOIN products p ON p.id = c.product_id WHERE c.account_id = $1 AND c.id = ANY($2::int[])`,
+        [accountId, ids],
+      );
+      return res.rows;
+    },
+
     /** Writes the given columns of a customer of the account; only the editable columns are accepted. */
     async update(accountId: number, id: number, changes: Partial<Record<EditableColumn, unknown>>, q: Queryable = db): Promise<void> {
       const columns = Object.keys(changes) as EditableColumn[];

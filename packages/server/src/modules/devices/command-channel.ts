@@ -26,7 +26,7 @@ export interface IssueRequest {
   dedupe?: boolean;
 }
 
-const DEFAULT_TTL_MINUTES = 7 * 24 * 60;
+export const DEFAULT_TTL_MINUTES = 7 * 24 * 60;
 // A self-lock is the phone's own precaution, not the retailer's lock: reaching the server lifts it (unless the server wants the phone locked).
 const LOCKING_LOG = new Set(['code_lock']);
 const RELEASING = new Set(['uninstall', 'uninstall_antitheft', 'unclaim']);
@@ -202,9 +202,12 @@ export function createCommandChannel(deps: {
         await devices.report(device.id, reported, true, tx);
         if (body.log?.length) await applyLog(device, body.log, tx);
       });
-      const open = await devices.openAbove(device.id, body.last_seq);
+      const pending = await devices.openAbove(device.id, 0);
+      const open = pending.filter((c) => c.seq > body.last_seq);
       const customer = (await db.query<{ lock_status: number }>('SELECT lock_status FROM customers WHERE id = $1', [device.customer_id])).rows[0]!;
-      const lastLockCommand = open.filter((c) => c.type === 'lock' || c.type === 'unlock').at(-1);
+      // The latest lock or unlock not yet confirmed decides, even one the phone has already carried out (its
+      // report may still be on the way): otherwise the answer could undo a lock the phone has just applied.
+      const lastLockCommand = pending.filter((c) => c.type === 'lock' || c.type === 'unlock').at(-1);
       const locked = lastLockCommand ? lastLockCommand.type === 'lock' : customer.lock_status === 1;
       // Commands the phone has not acknowledged yet count as sent once they go out with this answer.
       for (const row of open) if (row.state === 'queued') await devices.advance(device.id, row.id, 'sent', undefined);

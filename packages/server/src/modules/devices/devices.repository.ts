@@ -85,6 +85,9 @@ export function createDevicesRepository(db: Queryable) {
     async activeDevice(customerId: number, q: Queryable = db): Promise<DeviceRow | undefined> {
       return (await q.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM devices WHERE customer_id = $1 AND active`, [customerId])).rows[0];
     },
+    async activeDevices(customerIds: number[], q: Queryable = db): Promise<DeviceRow[]> {
+      return (await q.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM devices WHERE customer_id = ANY($1::int[]) AND active`, [customerIds])).rows;
+    },
     async device(deviceId: string, q: Queryable = db, lock = false): Promise<DeviceRow | undefined> {
       return (await q.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM devices WHERE id = $1 AND active${lock ? ' FOR UPDATE' : ''}`, [deviceId])).rows[0];
     },
@@ -109,6 +112,24 @@ export function createDevicesRepository(db: Queryable) {
         [row.id, row.device_id, row.customer_id, row.account_id, seq, row.type, JSON.stringify(row.payload), row.created_by, row.ttl_minutes, row.origin, row.batch_id ?? null],
       );
       return res.rows[0]!;
+    },
+
+    /** Writes many commands in four statements (bulk lock/unlock): next sequence numbers, then one insert. */
+    async createCommands(rows: { id: string; device_id: string; customer_id: number; account_id: number; type: string; payload: object; created_by: number; ttl_minutes: number; origin: string; batch_id: string | null }[], q: Queryable): Promise<CommandRow[]> {
+      if (rows.length === 0) return [];
+      const seqs = new Map((await q.query<{ id: string; last_seq: number }>(
+        'UPDATE devices SET last_seq = last_seq + 1 WHERE id = ANY($1::uuid[]) RETURNING id, last_seq', [rows.map((r) => r.device_id)],
+      )).rows.map((r) => [r.id, r.last_seq]));
+      const res = await q.query<CommandRow>(
+        `INSERT INTO device_commands (id, device_id, customer_id, account_id, seq, type, payload, created_by, expires_at, origin, batch_id)
+         SELECT id, device_id, customer_id, account_id, seq, type, payload, created_by, now() + make_interval(mins => ttl), origin, batch_id
+           FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::int[], $5::int[], $6::text[], $7::jsonb[], $8::int[], $9::int[], $10::text[], $11::uuid[])
+                AS t(id, device_id, customer_id, account_id, seq, type, payload, created_by, ttl, origin, batch_id)
+         RETURNING ${COMMAND_COLUMNS}`,
+        [rows.map((r) => r.id), rows.map((r) => r.device_id), rows.map((r) => r.customer_id), rows.map((r) => r.account_id), rows.map((r) => seqs.get(r.device_id)!),
+          rows.map((r) => r.type), rows.map((r) => JSON.stringify(r.payload)), rows.map((r) => r.created_by), rows.map((r) => r.ttl_minutes), rows.map((r) => r.origin), rows.map((r) => r.batch_id)],
+      );
+      return res.rows;
     },
 
     /** Moves a command forward only (queued -> sent -> delivered -> done | failed); a late or repeated report changes nothing. */

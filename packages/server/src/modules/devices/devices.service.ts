@@ -20,7 +20,7 @@ import type { CustomersService } from '../customers/customers.service.ts';
 import type { CustomerRow, CustomersRepository } from '../customers/customers.repository.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { CommandRow, DeviceRow, DevicesRepository } from './devices.repository.ts';
-import { createCommandChannel, type Transport } from './command-channel.ts';
+import { createCommandChannel, DEFAULT_TTL_MINUTES, type Transport } from './command-channel.ts';
 import type { DeviceAccounts } from '../../broker/dynsec.ts';
 
 export interface AgentSettings {
@@ -35,6 +35,7 @@ export interface AgentSettings {
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const BATCH_CHUNK = 200;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function toCommand(row: CommandRow): DeviceCommand {
@@ -82,21 +83,27 @@ export function createDevicesService(deps: {
 }) {
   const { db, devices, agent } = deps;
 
-  async function lockScreen(customerId: number, q: Queryable = db, message: string | null = null): Promise<LockScreen> {
-    const res = await q.query<{ amount_due: string; retailer_name: string; retailer_mobile: string; upi_vpa: string | null; language: string | null; first_name: string; last_name: string }>(
-      `SELECT coalesce((SELECT sum(e.amount_paise + e.penalty_paise - e.paid_paise) FROM emi_instalments e
+  /** What the lock screens of these customers show: amount due now, the retailer's UPI QR and contact. */
+  async function lockScreens(customerIds: number[], q: Queryable = db, message: string | null = null): Promise<Map<number, LockScreen>> {
+    const res = await q.query<{ id: number; amount_due: string; retailer_name: string; retailer_mobile: string; upi_vpa: string | null; language: string | null; first_name: string; last_name: string }>(
+      `SELECT c.id, coalesce((SELECT sum(e.amount_paise + e.penalty_paise - e.paid_paise) FROM emi_instalments e
                          WHERE e.customer_id = c.id AND e.due_date <= (now() AT TIME ZONE 'Asia/Kolkata')::date AND e.paid_paise < e.amount_paise + e.penalty_paise), 0) AS amount_due,
               coalesce(nullif(trim(r.first_name || ' ' || r.last_name), ''), r.mobile) AS retailer_name, r.mobile AS retailer_mobile, r.upi_vpa, c.language,
               c.first_name, c.last_name
-         FROM customers c JOIN users r ON r.id = c.retailer_id WHERE c.id = $1`,
-      [customerId],
+         FROM customers c JOIN users r ON r.id = c.retailer_id WHERE c.id = ANY($1::int[])`,
+      [customerIds],
     );
-    const row = res.rows[0]!;
-    const amount = Number(row.amount_due);
-    const upi = row.upi_vpa
-      ? `upi://pay?${new URLSearchParams({ pa: row.upi_vpa, pn: row.retailer_name, ...(amount > 0 ? { am: (amount / 100).toFixed(2) } : {}), cu: 'INR', tn: `EMI ${row.first_name} ${row.last_name}`.slice(0, 50) }).toString()}`
-      : null;
-    return { amount_due: amount, upi, retailer_name: row.retailer_name, retailer_mobile: row.retailer_mobile, message, language: row.language };
+    return new Map(res.rows.map((row) => {
+      const amount = Number(row.amount_due);
+      const upi = row.upi_vpa
+        ? `upi://pay?${new URLSearchParams({ pa: row.upi_vpa, pn: row.retailer_name, ...(amount > 0 ? { am: (amount / 100).toFixed(2) } : {}), cu: 'INR', tn: `EMI ${row.first_name} ${row.last_name}`.slice(0, 50) }).toString()}`
+        : null;
+      return [row.id, { amount_due: amount, upi, retailer_name: row.retailer_name, retailer_mobile: row.retailer_mobile, message, language: row.language }];
+    }));
+  }
+
+  async function lockScreen(customerId: number, q: Queryable = db, message: string | null = null): Promise<LockScreen> {
+    return (await lockScreens([customerId], q, message)).get(customerId)!;
   }
 
   const channel = createCommandChannel({
@@ -413,35 +420,17 @@ export function createDevicesService(deps: {
       }
       const batchId = randomUUID();
       const skipped: { customer_id: number; reason: string }[] = [];
-      const toPublish: { device: DeviceRow; row: CommandRow }[] = [];
-      // One transaction per 200 customers keeps each short; the batch row comes first so progress can be read at once.
       await db.query('INSERT INTO command_batches (id, account_id, action, created_by) VALUES ($1, $2, $3, $4)', [batchId, caller.accountId, body.action, caller.userId]);
-      for (let i = 0; i < ids.length; i += 200) {
-        const chunk = ids.slice(i, i + 200);
-        await db.transaction(async (tx) => {
-          const rows = await loadForBatch(tx, caller, chunk);
-          for (const id of chunk) {
-            const found = rows.get(id);
-            if (!found) {
-              skipped.push({ customer_id: id, reason: 'NOT_FOUND' });
-              continue;
-            }
-            if (!found.device) {
-              skipped.push({ customer_id: id, reason: 'DEVICE_NOT_ENROLLED' });
-              continue;
-            }
-            if (!isDeviceActionAllowed(body.action, { ...context(found.customer) })) {
-              skipped.push({ customer_id: id, reason: 'ACTION_NOT_ALLOWED' });
-              continue;
-            }
-            const payload = body.action === 'lock' ? { lock_screen: await lockScreen(id, tx) } : {};
-            const written = await channel.write({ device: found.device, type: body.action, payload, createdBy: caller.userId, origin: 'bulk', batchId, dedupe: false }, tx);
-            toPublish.push({ device: found.device, row: written.row });
-          }
-        });
+      // Chunks of 200 customers, each written in a few statements and published as soon as it commits, while
+      // the next chunk is written; the answer comes once every command is written.
+      const publishing: Promise<void>[] = [];
+      for (let i = 0; i < ids.length; i += BATCH_CHUNK) {
+        const chunk = await writeBatchChunk(caller, ids.slice(i, i + BATCH_CHUNK), body.action, batchId);
+        skipped.push(...chunk.skipped);
+        publishing.push(publishAll(chunk.written));
       }
       await db.query('UPDATE command_batches SET skipped = $2 WHERE id = $1', [batchId, JSON.stringify(skipped)]);
-      await publishAll(toPublish);
+      void Promise.all(publishing).catch((error: unknown) => deps.log('bulk publish failed; the sweeper will retry', error));
       return this.batch(caller, batchId);
     },
 
@@ -471,22 +460,15 @@ export function createDevicesService(deps: {
     /** Sends the batch's failed and expired commands again, as new commands in the same batch. */
     async retryBatch(caller: RequestAuth, batchId: string): Promise<Batch> {
       const current = await this.batch(caller, batchId);
-      assertAccess(caller, accessFor(current.action));
+      const action = current.action as 'lock' | 'unlock';
+      assertAccess(caller, accessFor(action));
       const again = current.items.filter((i) => i.state === 'failed' || i.state === 'expired').map((i) => i.customer_id);
-      const toPublish: { device: DeviceRow; row: CommandRow }[] = [];
-      await db.transaction(async (tx) => {
-        const rows = await loadForBatch(tx, caller, again);
-        for (const id of again) {
-          const found = rows.get(id);
-          if (!found?.device || !isDeviceActionAllowed(current.action as 'lock' | 'unlock', context(found.customer))) continue;
-          // The earlier attempt stays in the log but leaves the batch's count.
-          await tx.query(`UPDATE device_commands SET batch_id = NULL WHERE batch_id = $1 AND customer_id = $2 AND state IN ('failed', 'expired')`, [batchId, id]);
-          const payload = current.action === 'lock' ? { lock_screen: await lockScreen(id, tx) } : {};
-          const written = await channel.write({ device: found.device, type: current.action, payload, createdBy: caller.userId, origin: 'bulk', batchId, dedupe: false }, tx);
-          toPublish.push({ device: found.device, row: written.row });
-        }
-      });
-      await publishAll(toPublish);
+      for (let i = 0; i < again.length; i += BATCH_CHUNK) {
+        const chunk = again.slice(i, i + BATCH_CHUNK);
+        // The earlier attempts stay in the log but leave the batch's count.
+        await db.query(`UPDATE device_commands SET batch_id = NULL WHERE batch_id = $1 AND customer_id = ANY($2::int[]) AND state IN ('failed', 'expired')`, [batchId, chunk]);
+        await publishAll((await writeBatchChunk(caller, chunk, action, batchId)).written);
+      }
       return this.batch(caller, batchId);
     },
 
@@ -514,14 +496,30 @@ export function createDevicesService(deps: {
     },
   };
 
-  async function loadForBatch(tx: Queryable, caller: RequestAuth, ids: number[]) {
-    const rows = new Map<number, { customer: CustomerRow; device: DeviceRow | undefined }>();
-    for (const id of ids) {
-      const customer = await deps.customerRows.findInAccount(caller.accountId, id, tx);
-      if (!customer || (caller.userType === 'miniretailer' && customer.retailer_id !== caller.userId)) continue;
-      rows.set(id, { customer, device: await devices.activeDevice(id, tx) });
-    }
-    return rows;
+  /** Writes one chunk of a batch in one transaction; returns what to publish and whom it skipped, and why. */
+  async function writeBatchChunk(caller: RequestAuth, ids: number[], action: 'lock' | 'unlock', batchId: string) {
+    return db.transaction(async (tx) => {
+      const customers = new Map((await deps.customerRows.manyInAccount(caller.accountId, ids, tx))
+        .filter((c) => caller.userType !== 'miniretailer' || c.retailer_id === caller.userId).map((c) => [c.id, c]));
+      const devicesOf = new Map((await devices.activeDevices([...customers.keys()], tx)).map((d) => [d.customer_id, d]));
+      const skipped: { customer_id: number; reason: string }[] = [];
+      const ready: { customer: CustomerRow; device: DeviceRow }[] = [];
+      for (const id of ids) {
+        const customer = customers.get(id);
+        const device = devicesOf.get(id);
+        if (!customer) skipped.push({ customer_id: id, reason: 'NOT_FOUND' });
+        else if (!device) skipped.push({ customer_id: id, reason: 'DEVICE_NOT_ENROLLED' });
+        else if (!isDeviceActionAllowed(action, context(customer))) skipped.push({ customer_id: id, reason: 'ACTION_NOT_ALLOWED' });
+        else ready.push({ customer, device });
+      }
+      const screens = action === 'lock' ? await lockScreens(ready.map((r) => r.customer.id), tx) : new Map<number, LockScreen>();
+      const rows = await devices.createCommands(ready.map(({ customer, device }) => ({
+        id: randomUUID(), device_id: device.id, customer_id: customer.id, account_id: device.account_id, type: action,
+        payload: action === 'lock' ? { lock_screen: screens.get(customer.id) } : {}, created_by: caller.userId, ttl_minutes: DEFAULT_TTL_MINUTES, origin: 'bulk', batch_id: batchId,
+      })), tx);
+      const byDevice = new Map(ready.map((r) => [r.device.id, r.device]));
+      return { skipped, written: rows.map((row) => ({ device: byDevice.get(row.device_id)!, row })) };
+    });
   }
 
   /** Publishes with a few in flight at once; what fails stays queued for the sweeper. */
