@@ -145,6 +145,25 @@ export function createCommandChannel(deps: {
       }
     },
 
+    /** Publishes many written commands (a bulk batch), a few in flight at once, and marks them sent in one statement. */
+    async publishMany(items: { device: DeviceRow; row: CommandRow }[], inFlight = 64): Promise<void> {
+      const sent: string[] = [];
+      let next = 0;
+      const worker = async () => {
+        while (next < items.length) {
+          const { device, row } = items[next++]!;
+          try {
+            await deps.transport(device, seal(device.offline_secret, toMessage(row)), row);
+            sent.push(row.id);
+          } catch (error) {
+            deps.log('command publish failed; the sweeper will retry', error);
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(inFlight, items.length) }, worker));
+      await devices.markSent(sent);
+    },
+
     async issue(request: IssueRequest): Promise<CommandRow> {
       const { row, fresh } = await db.transaction((tx) => this.write(request, tx));
       return fresh ? this.publish(request.device, row) : row;

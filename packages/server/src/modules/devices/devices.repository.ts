@@ -148,6 +148,11 @@ export function createDevicesRepository(db: Queryable) {
       return res.rows[0];
     },
 
+    /** Marks published commands sent (those a phone has not already answered). */
+    async markSent(ids: string[]): Promise<void> {
+      if (ids.length) await db.query(`UPDATE device_commands SET state = 'sent', sent_at = coalesce(sent_at, now()) WHERE id = ANY($1::uuid[]) AND state = 'queued'`, [ids]);
+    },
+
     /** Commands written but never published (the server stopped in between), oldest first. */
     async unpublished(olderThanSeconds: number, limit: number): Promise<CommandRow[]> {
       return (await db.query<CommandRow>(

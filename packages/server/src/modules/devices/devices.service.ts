@@ -427,7 +427,7 @@ export function createDevicesService(deps: {
       for (let i = 0; i < ids.length; i += BATCH_CHUNK) {
         const chunk = await writeBatchChunk(caller, ids.slice(i, i + BATCH_CHUNK), body.action, batchId);
         skipped.push(...chunk.skipped);
-        publishing.push(publishAll(chunk.written));
+        publishing.push(channel.publishMany(chunk.written));
       }
       await db.query('UPDATE command_batches SET skipped = $2 WHERE id = $1', [batchId, JSON.stringify(skipped)]);
       void Promise.all(publishing).catch((error: unknown) => deps.log('bulk publish failed; the sweeper will retry', error));
@@ -467,7 +467,7 @@ export function createDevicesService(deps: {
         const chunk = again.slice(i, i + BATCH_CHUNK);
         // The earlier attempts stay in the log but leave the batch's count.
         await db.query(`UPDATE device_commands SET batch_id = NULL WHERE batch_id = $1 AND customer_id = ANY($2::int[]) AND state IN ('failed', 'expired')`, [batchId, chunk]);
-        await publishAll((await writeBatchChunk(caller, chunk, action, batchId)).written);
+        await channel.publishMany((await writeBatchChunk(caller, chunk, action, batchId)).written);
       }
       return this.batch(caller, batchId);
     },
@@ -522,17 +522,6 @@ export function createDevicesService(deps: {
     });
   }
 
-  /** Publishes with a few in flight at once; what fails stays queued for the sweeper. */
-  async function publishAll(items: { device: DeviceRow; row: CommandRow }[]): Promise<void> {
-    let next = 0;
-    const worker = async () => {
-      while (next < items.length) {
-        const item = items[next++]!;
-        await channel.publish(item.device, item.row);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(32, items.length) }, worker));
-  }
 }
 export type DevicesService = ReturnType<typeof createDevicesService>;
 
