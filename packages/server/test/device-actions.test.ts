@@ -3,17 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOGGLE_ACTIONS } from '@kisht/protocol/messages';
 import { offeredActions } from '@kisht/domain/device-actions';
 import { PROVISIONING_TYPE } from '@kisht/domain/constants';
-import { startTestApp, RAVI, MEENA, type TestApp } from './harness.ts';
-import { deviceFixtures } from './device-fixtures.ts';
+import { MEENA, type TestApp } from './harness.ts';
+import { startDeviceApp, type deviceFixtures } from './device-fixtures.ts';
 
 let t: TestApp;
 let ravi: string;
 let f: ReturnType<typeof deviceFixtures>;
 
 beforeAll(async () => {
-  t = await startTestApp({ limits: { otpSendsPerMobilePerHour: 100, otpSendsPerIpPerHour: 1000 } });
-  ravi = (await t.signIn(RAVI)).token;
-  f = deviceFixtures(t, () => ravi);
+  ({ t, ravi, f } = await startDeviceApp());
 });
 afterAll(() => t.stop());
 

@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '@kisht/domain/calendar';
 import { todayInIndia } from '@kisht/domain/format';
-import { startTestApp, RAVI, type TestApp } from './harness.ts';
-import { deviceFixtures } from './device-fixtures.ts';
+import { RAVI, type TestApp } from './harness.ts';
+import { startDeviceApp, type deviceFixtures } from './device-fixtures.ts';
 import { runOperatorCommand } from '../src/modules/operator/operator.service.ts';
 
 let t: TestApp;
@@ -11,9 +11,7 @@ let ravi: string;
 let f: ReturnType<typeof deviceFixtures>;
 
 beforeAll(async () => {
-  t = await startTestApp({ limits: { otpSendsPerMobilePerHour: 100, otpSendsPerIpPerHour: 1000 } });
-  ravi = (await t.signIn(RAVI)).token;
-  f = deviceFixtures(t, () => ravi);
+  ({ t, ravi, f } = await startDeviceApp());
 });
 afterAll(() => t.stop());
 

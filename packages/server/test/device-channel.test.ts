@@ -5,8 +5,8 @@ import { acceptOfflineCode, initialCodeState } from '@kisht/protocol/offline-cod
 import { unseal } from '@kisht/protocol/signing';
 import type { CommandMessage } from '@kisht/protocol/messages';
 import { buildApp } from '../src/app.ts';
-import { startTestApp, RAVI, MEENA, type TestApp } from './harness.ts';
-import { deviceFixtures } from './device-fixtures.ts';
+import { RAVI, MEENA, type TestApp } from './harness.ts';
+import { startDeviceApp, type deviceFixtures } from './device-fixtures.ts';
 import { connectPhone } from './phone.ts';
 
 let t: TestApp;
@@ -14,9 +14,7 @@ let ravi: string;
 let f: ReturnType<typeof deviceFixtures>;
 
 beforeAll(async () => {
-  t = await startTestApp({ limits: { otpSendsPerMobilePerHour: 100, otpSendsPerIpPerHour: 1000 } });
-  ravi = (await t.signIn(RAVI)).token;
-  f = deviceFixtures(t, () => ravi);
+  ({ t, ravi, f } = await startDeviceApp());
 });
 afterAll(() => t.stop());
 

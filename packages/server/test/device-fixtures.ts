@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { withImeiCheckDigit } from '@kisht/domain/imei';
 import { addDays } from '@kisht/domain/calendar';
 import { todayInIndia } from '@kisht/domain/format';
-import type { TestApp } from './harness.ts';
+import { startTestApp, RAVI, type TestApp } from './harness.ts';
 import { connectPhone, type Enrolled } from './phone.ts';
 
 let serial = 1;
@@ -49,4 +49,11 @@ export function deviceFixtures(t: TestApp, defaultToken: () => string) {
     t.post('/api/device/check-in', { v: 1, locked: false, last_seq: 0, ...body }, { emm: false, headers: { authorization: basic(device, password) } });
 
   return { customer, qrToken, enrolDevice, phone, profile, commands, basic, checkIn };
+}
+
+/** A server for a test file, the demo retailer Ravi signed in, and the fixtures bound to them. */
+export async function startDeviceApp() {
+  const t = await startTestApp({ limits: { otpSendsPerMobilePerHour: 100, otpSendsPerIpPerHour: 1000 } });
+  const ravi = (await t.signIn(RAVI)).token;
+  return { t, ravi, f: deviceFixtures(t, () => ravi) };
 }

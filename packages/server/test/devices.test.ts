@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withImeiCheckDigit } from '@kisht/domain/imei';
 import { addDays } from '@kisht/domain/calendar';
 import { todayInIndia } from '@kisht/domain/format';
-import { startTestApp, RAVI, MEENA, type TestApp } from './harness.ts';
-import { deviceFixtures } from './device-fixtures.ts';
+import { RAVI, MEENA, type TestApp } from './harness.ts';
+import { startDeviceApp, type deviceFixtures } from './device-fixtures.ts';
 
 let t: TestApp;
 let ravi: string;
@@ -15,9 +15,7 @@ const today = todayInIndia();
 let f: ReturnType<typeof deviceFixtures>;
 
 beforeAll(async () => {
-  t = await startTestApp({ limits: { otpSendsPerMobilePerHour: 100, otpSendsPerIpPerHour: 1000 } });
-  ravi = (await t.signIn(RAVI)).token;
-  f = deviceFixtures(t, () => ravi);
+  ({ t, ravi, f } = await startDeviceApp());
 });
 afterAll(() => t.stop());
 

@@ -1,21 +1,39 @@
-/** A dialog holding one form, with Cancel and Save under it (Save is disabled while busy). */
-import type { FormEvent, ReactNode } from 'react';
+/**
+ * Dialogs holding one form: Cancel, and one or more submit buttons (Save, or e.g. Turn on / Turn off);
+ * the submit buttons are disabled while busy.
+ */
+import { useRef, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from './dialog.tsx';
 
-export interface FormDialogProps {
+export interface SubmitChoice {
+  label: string;
+  value: string;
+  danger?: boolean;
+}
+
+export function ChoiceFormDialog({
+  title,
+  busy,
+  onClose,
+  onSubmit,
+  choices,
+  children,
+}: {
   title: string;
   busy: boolean;
   onClose: () => void;
-  onSubmit: () => void;
-  children: ReactNode;
-}
-
-export function FormDialog({ title, busy, onClose, onSubmit, children }: FormDialogProps) {
+  onSubmit: (choice: string) => void;
+  choices: SubmitChoice[];
+  children?: ReactNode;
+}) {
   const { t } = useTranslation();
-  function submit(event: FormEvent) {
+  // Which submit button was pressed (SubmitEvent.submitter is missing in older WebViews); Enter picks the first.
+  const chosen = useRef<string | null>(null);
+  function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    onSubmit();
+    onSubmit(chosen.current ?? choices[0]!.value);
+    chosen.current = null;
   }
   return (
     <Dialog open title={title} onClose={onClose}>
@@ -25,11 +43,40 @@ export function FormDialog({ title, busy, onClose, onSubmit, children }: FormDia
           <button type="button" className="button button--secondary" onClick={onClose}>
             {t('common.cancel')}
           </button>
-          <button type="submit" className="button button--primary" disabled={busy}>
-            {t('customerEdit.save')}
-          </button>
+          {choices.map((choice) => (
+            <button
+              key={choice.value}
+              type="submit"
+              value={choice.value}
+              className={`button ${choice.danger ? 'button--danger' : 'button--primary'}`}
+              disabled={busy}
+              onClick={() => {
+                chosen.current = choice.value;
+              }}
+            >
+              {choice.label}
+            </button>
+          ))}
         </div>
       </form>
     </Dialog>
+  );
+}
+
+export interface FormDialogProps {
+  title: string;
+  busy: boolean;
+  onClose: () => void;
+  onSubmit: () => void;
+  children: ReactNode;
+}
+
+/** The common case: one Save button. */
+export function FormDialog({ title, busy, onClose, onSubmit, children }: FormDialogProps) {
+  const { t } = useTranslation();
+  return (
+    <ChoiceFormDialog title={title} busy={busy} onClose={onClose} onSubmit={() => onSubmit()} choices={[{ value: 'save', label: t('customerEdit.save') }]}>
+      {children}
+    </ChoiceFormDialog>
   );
 }

@@ -9,7 +9,8 @@ import { INSTALL_STATUS, PROVISIONING_TYPE } from '@kisht/domain/constants';
 import { offlineCode, oucCode, oucStep, OUC_STEP_SECONDS } from '@kisht/protocol/offline-codes';
 import type { CheckInBody, LockScreen, OfflineLogEntry, Sim } from '@kisht/protocol/messages';
 import { commandTopic, deviceUsername, eventTopic } from '@kisht/protocol/topics';
-import { assertAccess, type AccessRequirement } from '../../plugins/access.ts';
+import { assertAccess } from '../../plugins/access.ts';
+import { accessFor } from '@kisht/domain/device-access';
 import type { Database, Queryable } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import type { RequestAuth } from '../../plugins/route-config.ts';
@@ -45,28 +46,6 @@ export function toCommand(row: CommandRow): DeviceCommand {
     id: row.id, seq: row.seq, type: row.type, state: row.state, result: row.result, payload, origin: row.origin,
     created_at: row.created_at.toISOString(), sent_at: iso(row.sent_at), delivered_at: iso(row.delivered_at), finished_at: iso(row.finished_at), expires_at: row.expires_at.toISOString(),
   };
-}
-
-/** Which switches each action needs (user access and lock access configs). */
-function accessFor(action: string): AccessRequirement {
-  switch (action) {
-    case 'lock':
-      return { userAccess: ['lock_unlock'], lockAccess: ['lock'] };
-    case 'unlock':
-      return { userAccess: ['lock_unlock'], lockAccess: ['unlock'] };
-    case 'uninstall':
-    case 'uninstall_antitheft':
-    case 'unclaim':
-      return { userAccess: ['unistall'], lockAccess: ['uninstall'] };
-    case 'fetch_location':
-    case 'sim_info':
-    case 'reboot':
-    case 'emi_alert':
-    case 'miui_permission':
-      return { lockAccess: ['read'] };
-    default:
-      return { userAccess: ['feature_access'] };
-  }
 }
 
 export function createDevicesService(deps: {

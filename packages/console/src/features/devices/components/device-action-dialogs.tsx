@@ -4,18 +4,19 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { maskMobile, withCountryPrefix } from '@kisht/domain/mobile';
+import { withCountryPrefix } from '@kisht/domain/mobile';
 import { TextField } from '../../../shared/ui/text-field.tsx';
 import { SelectField } from '../../../shared/ui/select-field.tsx';
 import { useSendDeviceCommandMutation } from '../api/devices-api.ts';
 import {
-  actionKind, deviceRequest, isValidLostModePhone, isValidOtp, isValidPin, lockControlAction,
+  actionKind, deviceRequest, isValidLostModePhone, isValidPin, lockControlAction,
   type DeviceActionInput, type LostModeAction, type OnceAction, type SimTrackingAction, type ToggleAction, type UninstallAction, type WallpaperPolicy,
 } from '../hooks/action-requests.ts';
 import { browserGeolocation, captureLocation } from '../hooks/geolocation.ts';
 import { useCustomerOtp } from '../hooks/use-customer-otp.ts';
+import { CustomerOtpStep } from './customer-otp-step.tsx';
 import { DEVICE_ACTION_LABEL_KEYS } from '../hooks/device-labels.ts';
-import { ActionForm } from './action-form.tsx';
+import { ChoiceFormDialog } from '../../../shared/ui/form-dialog.tsx';
 
 interface DialogProps {
   customerId: number;
@@ -49,7 +50,7 @@ function LockDialog({ customerId, locked, onClose }: DialogProps) {
   const [message, setMessage] = useState('');
   const action = lockControlAction(locked);
   return (
-    <ActionForm
+    <ChoiceFormDialog
       title={action === 'lock' ? t('device.lockTitle') : t('device.unlockTitle')}
       busy={busy}
       onClose={onClose}
@@ -60,7 +61,7 @@ function LockDialog({ customerId, locked, onClose }: DialogProps) {
       {action === 'lock' ? (
         <TextField label={t('common.optionalLabel', { label: t('device.lockMessage') })} maxLength={200} value={message} onChange={(e) => setMessage(e.target.value)} />
       ) : null}
-    </ActionForm>
+    </ChoiceFormDialog>
   );
 }
 
@@ -70,7 +71,7 @@ function OnOffDialog({ customerId, onClose, action }: DialogProps & { action: To
   const { run, busy } = useSend(customerId, onClose);
   const kind = actionKind(action) as 'toggle' | 'sim_tracking';
   return (
-    <ActionForm
+    <ChoiceFormDialog
       title={label(action)}
       busy={busy}
       onClose={onClose}
@@ -83,7 +84,7 @@ function OnOffDialog({ customerId, onClose, action }: DialogProps & { action: To
       ]}
     >
       <p>{t('device.toggleExplain')}</p>
-    </ActionForm>
+    </ChoiceFormDialog>
   );
 }
 
@@ -103,7 +104,7 @@ function LostModeDialog({ customerId, onClose, action }: DialogProps & { action:
     void run({ kind: 'lost_mode', action, on: choice === 'on', message, phone: number });
   }
   return (
-    <ActionForm
+    <ChoiceFormDialog
       title={label(action)}
       busy={busy}
       onClose={onClose}
@@ -125,7 +126,7 @@ function LostModeDialog({ customerId, onClose, action }: DialogProps & { action:
           setPhoneError(null);
         }}
       />
-    </ActionForm>
+    </ChoiceFormDialog>
   );
 }
 
@@ -137,7 +138,7 @@ function WallpaperDialog({ customerId, onClose }: DialogProps) {
   const [policy, setPolicy] = useState<WallpaperPolicy>('alert');
   const [error, setError] = useState<string | null>(null);
   return (
-    <ActionForm
+    <ChoiceFormDialog
       title={label('wallpaper')}
       busy={busy}
       onClose={onClose}
@@ -158,7 +159,7 @@ function WallpaperDialog({ customerId, onClose }: DialogProps) {
         <option value="alert">{t('device.policy.alert')}</option>
         <option value="wallpaper">{t('device.policy.wallpaper')}</option>
       </SelectField>
-    </ActionForm>
+    </ChoiceFormDialog>
   );
 }
 
@@ -168,10 +169,10 @@ function EmiAlertDialog({ customerId, onClose }: DialogProps) {
   const { run, busy } = useSend(customerId, onClose);
   const [message, setMessage] = useState('');
   return (
-    <ActionForm title={label('emi_alert')} busy={busy} onClose={onClose} onSubmit={() => void run({ kind: 'emi_alert', message })} choices={[{ value: 'send', label: t('device.send') }]}>
+    <ChoiceFormDialog title={label('emi_alert')} busy={busy} onClose={onClose} onSubmit={() => void run({ kind: 'emi_alert', message })} choices={[{ value: 'send', label: t('device.send') }]}>
       <p>{t('device.emiAlertExplain')}</p>
       <TextField label={t('common.optionalLabel', { label: t('device.emiAlertMessage') })} maxLength={300} value={message} onChange={(e) => setMessage(e.target.value)} />
-    </ActionForm>
+    </ChoiceFormDialog>
   );
 }
 
@@ -180,9 +181,9 @@ function OnceDialog({ customerId, onClose, action }: DialogProps & { action: Onc
   const label = useActionLabel();
   const { run, busy } = useSend(customerId, onClose);
   return (
-    <ActionForm title={label(action)} busy={busy} onClose={onClose} onSubmit={() => void run({ kind: 'once', action })} choices={[{ value: 'send', label: t('device.send') }]}>
+    <ChoiceFormDialog title={label(action)} busy={busy} onClose={onClose} onSubmit={() => void run({ kind: 'once', action })} choices={[{ value: 'send', label: t('device.send') }]}>
       <p>{t('device.onceExplain', { action: label(action) })}</p>
-    </ActionForm>
+    </ChoiceFormDialog>
   );
 }
 
@@ -193,7 +194,7 @@ function PinDialog({ customerId, onClose }: DialogProps) {
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string | null>(null);
   return (
-    <ActionForm
+    <ChoiceFormDialog
       title={label('pin_change')}
       busy={busy}
       onClose={onClose}
@@ -214,24 +215,7 @@ function PinDialog({ customerId, onClose }: DialogProps) {
           setError(null);
         }}
       />
-    </ActionForm>
-  );
-}
-
-/** The customer's OTP field, shown once the OTP was sent. */
-export function OtpField({ value, error, onChange }: { value: string; error: string | null; onChange: (otp: string) => void }) {
-  const { t } = useTranslation();
-  return (
-    <TextField
-      label={t('device.customerOtp')}
-      inputMode="numeric"
-      autoComplete="one-time-code"
-      maxLength={6}
-      className="field--code"
-      value={value}
-      error={error}
-      onChange={(e) => onChange(e.target.value.replace(/\D/g, ''))}
-    />
+    </ChoiceFormDialog>
   );
 }
 
@@ -240,21 +224,19 @@ function UninstallDialog({ customerId, mobile, onClose, action }: DialogProps & 
   const label = useActionLabel();
   const otp = useCustomerOtp('UNINSTALL', mobile);
   const { run, busy } = useSend(customerId, onClose);
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [locating, setLocating] = useState(false);
 
   async function submit() {
     if (!otp.requestId) return void otp.request();
-    if (!isValidOtp(code)) return setError(t('device.otpInvalid'));
+    if (!otp.check()) return;
     setLocating(true);
     const location = await captureLocation(browserGeolocation());
     setLocating(false);
-    await run({ kind: 'uninstall', action, requestId: otp.requestId, otp: code, location });
+    await run({ kind: 'uninstall', action, requestId: otp.requestId, otp: otp.code, location });
   }
 
   return (
-    <ActionForm
+    <ChoiceFormDialog
       title={label(action)}
       busy={busy || locating || otp.sending}
       onClose={onClose}
@@ -262,28 +244,13 @@ function UninstallDialog({ customerId, mobile, onClose, action }: DialogProps & 
       choices={[otp.requestId ? { value: 'uninstall', label: t('device.uninstallNow'), danger: true } : { value: 'otp', label: t('device.sendOtp') }]}
     >
       <p>{t('device.uninstallExplain')}</p>
-      <p className="muted small">{t('device.otpGoesTo', { mobile: maskMobile(withCountryPrefix(mobile)) })}</p>
-      {otp.requestId ? (
-        <>
-          <OtpField
-            value={code}
-            error={error}
-            onChange={(value) => {
-              setCode(value);
-              setError(null);
-            }}
-          />
-          <button type="button" className="link-button" onClick={() => void otp.request()} disabled={otp.sending}>
-            {t('device.resendOtp')}
-          </button>
-        </>
-      ) : null}
+      <CustomerOtpStep otp={otp} resend />
       {locating ? (
         <p className="muted small" role="status">
           {t('device.locating')}
         </p>
       ) : null}
-    </ActionForm>
+    </ChoiceFormDialog>
   );
 }
 

@@ -2,13 +2,11 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OfflineCode } from '@kisht/server/contract/devices';
-import { maskMobile, withCountryPrefix } from '@kisht/domain/mobile';
 import { useGetBypassCodeMutation, useGetOfflineCodeMutation, useLazyGetOucCodeQuery } from '../api/devices-api.ts';
-import { isValidOtp } from '../hooks/action-requests.ts';
 import { useCustomerOtp } from '../hooks/use-customer-otp.ts';
 import { CodeDialog, copyCode, CodeView } from './code-dialog.tsx';
-import { ActionForm } from './action-form.tsx';
-import { OtpField } from './device-action-dialogs.tsx';
+import { ChoiceFormDialog } from '../../../shared/ui/form-dialog.tsx';
+import { CustomerOtpStep } from './customer-otp-step.tsx';
 import { Dialog } from '../../../shared/ui/dialog.tsx';
 
 type Shown = { title: string; code: OfflineCode | null };
@@ -17,15 +15,13 @@ function BypassCodeDialog({ customerId, mobile, onClose }: { customerId: number;
   const { t } = useTranslation();
   const otp = useCustomerOtp('BYPASS_CODE', mobile);
   const [getCode, { isLoading }] = useGetBypassCodeMutation();
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<OfflineCode | null>(null);
 
   async function submit() {
     if (!otp.requestId) return void otp.request();
-    if (!isValidOtp(code)) return setError(t('device.otpInvalid'));
+    if (!otp.check()) return;
     try {
-      setResult(await getCode({ customer_id: customerId, request_id: otp.requestId, otp: code }).unwrap());
+      setResult(await getCode({ customer_id: customerId, request_id: otp.requestId, otp: otp.code }).unwrap());
     } catch {
       // Shown by the base query.
     }
@@ -53,7 +49,7 @@ function BypassCodeDialog({ customerId, mobile, onClose }: { customerId: number;
     );
   }
   return (
-    <ActionForm
+    <ChoiceFormDialog
       title={t('device.codes.bypass')}
       busy={isLoading || otp.sending}
       onClose={onClose}
@@ -61,18 +57,8 @@ function BypassCodeDialog({ customerId, mobile, onClose }: { customerId: number;
       choices={[otp.requestId ? { value: 'code', label: t('device.codes.getCode') } : { value: 'otp', label: t('device.sendOtp') }]}
     >
       <p>{t('device.codes.bypassExplain')}</p>
-      <p className="muted small">{t('device.otpGoesTo', { mobile: maskMobile(withCountryPrefix(mobile)) })}</p>
-      {otp.requestId ? (
-        <OtpField
-          value={code}
-          error={error}
-          onChange={(value) => {
-            setCode(value);
-            setError(null);
-          }}
-        />
-      ) : null}
-    </ActionForm>
+      <CustomerOtpStep otp={otp} />
+    </ChoiceFormDialog>
   );
 }
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LOCK_ACCESS, DEFAULT_USER_ACCESS } from '@kisht/domain/constants';
-import { isActionPermitted, type AccessSwitches } from './device-access.ts';
+import { DEFAULT_LOCK_ACCESS, DEFAULT_USER_ACCESS } from './constants.ts';
+import { accessFor, isPermitted, type AccessSwitches } from './device-access.ts';
+
+const isActionPermitted = (action: string, s: AccessSwitches) => isPermitted(accessFor(action), s);
 
 const switches = (user: Partial<AccessSwitches['userAccess']> = {}, lock: Partial<AccessSwitches['lockAccess']> = {}): AccessSwitches => ({
   userAccess: { ...DEFAULT_USER_ACCESS, ...user },
