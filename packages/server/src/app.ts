@@ -57,7 +57,7 @@ import { createDevicesService } from './modules/devices/devices.service.ts';
 import { devicesRoutes } from './modules/devices/devices.routes.ts';
 import { commandTopic } from '@kisht/protocol/topics';
 import { createDevicePolicies } from './modules/devices/device-policies.ts';
-import { startRepeating } from './shared/repeat.ts';
+import { startRepeating, withTimeout } from './shared/repeat.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { createDuesRepository } from './modules/dues/dues.repository.ts';
 import { createDuesService, startDuesScheduler } from './modules/dues/dues.service.ts';
@@ -88,7 +88,8 @@ export async function buildApp(config: Config, deps: AppDeps) {
     (await startBroker({
       url: config.MQTT_URL, username: config.MQTT_USERNAME, password: config.MQTT_PASSWORD,
       port: config.MQTT_PORT, host: config.MQTT_HOST, secret: deps.secret, deviceAuth: config.MQTT_DEVICE_AUTH,
-      clientId: `kisht-api-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
+      // A stable id (MQTT_CLIENT_ID) lets an external broker keep the server's session across restarts.
+      clientId: config.MQTT_CLIENT_ID ?? `kisht-api-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
     }));
   const outbox = config.SMS_PROVIDER === 'dev-outbox' ? new DevOutboxSmsProvider(createSmsOutboxRepository(db)) : null;
   const sms: SmsProvider = deps.sms ?? outbox ?? new WebhookSmsProvider(config.SMS_WEBHOOK_URL!, config.SMS_WEBHOOK_TOKEN);
@@ -170,7 +171,9 @@ export async function buildApp(config: Config, deps: AppDeps) {
     // Apple phones are woken through APNs and fetch the command over MDM; every other phone uses the broker.
     transport: async (device, sealed, command) => {
       if (device.channel === 'apple') return apple.deliver(device, command);
-      await broker.client.publishAsync(commandTopic(device.id), sealed, { qos: 1 });
+      // A publish while the broker is away would wait for the reconnect; fail fast and leave it to the sweeper.
+      if (!broker.client.connected) throw new Error('the broker is not connected');
+      await withTimeout(broker.client.publishAsync(commandTopic(device.id), sealed, { qos: 1 }), 10_000, 'the broker did not acknowledge the command');
     },
     log: (message, error) => app.log.warn({ err: error }, message),
   });

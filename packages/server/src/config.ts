@@ -31,6 +31,8 @@ const schema = z
     MQTT_PASSWORD: z.string().optional(),
     /** With MQTT_URL: 'dynsec' makes the server create each phone's account and ACL through Mosquitto's dynamic-security plugin. */
     MQTT_DEVICE_AUTH: z.enum(['none', 'dynsec']).default('none'),
+    /** The server's MQTT client id; set one per node with an external broker so its session survives restarts. */
+    MQTT_CLIENT_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/).optional(),
     MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1884),
     /** The broker URL given to phones at enrolment (default: the embedded broker on this host, or MQTT_URL). */
     MQTT_PUBLIC_URL: z.string().regex(/^(mqtts?|wss?):\/\/.+/, 'must be an mqtt://, mqtts://, ws:// or wss:// URL').optional(),

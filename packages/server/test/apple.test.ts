@@ -316,6 +316,9 @@ describe('Apple Business Manager', () => {
     expect(apple.calls.filter((c) => c.path === '/server/devices').map((c) => JSON.parse(c.body))).toEqual([{ limit: 200 }, { limit: 200, cursor: 'cursor-1' }]);
 
     const c = await appleCustomer();
+    // An unclaimed device goes only to the customer with its serial number.
+    expect((await t.post('/api/apple/update', { serial_number: 'DEPSERIAL003', customer_id: c.id }, { token: ravi })).statusCode).toBe(404);
+    await t.db.query(`UPDATE customers SET serial_number = 'DEPSERIAL003' WHERE id = $1`, [c.id]);
     const linked = await t.post('/api/apple/update', { serial_number: 'DEPSERIAL003', customer_id: c.id }, { token: ravi });
     expect(linked.statusCode, linked.body).toBe(200);
     expect(linked.json().data).toMatchObject({ serial_number: 'DEPSERIAL003', customer_id: c.id });

@@ -37,6 +37,18 @@ describe('toggles', () => {
     await phone.close();
   });
 
+  it('a second tap with the other setting is a new command; the same setting twice is one', async () => {
+    const { customer: c, phone } = await f.phone();
+    await phone.close();
+    const on = (await post('camera_lock', { customer_id: c.id, on: true })).json().data;
+    expect((await post('camera_lock', { customer_id: c.id, on: true })).json().data.id).toBe(on.id);
+    const off = (await post('camera_lock', { customer_id: c.id, on: false })).json().data;
+    expect(off.id).not.toBe(on.id);
+    expect(off.seq).toBe(on.seq + 1);
+    // Back to on: the newest is "off", so this is new too.
+    expect((await post('camera_lock', { customer_id: c.id, on: true })).json().data.seq).toBe(on.seq + 2);
+  });
+
   it('refuses bad bodies with the field named', async () => {
     const { customer: c, phone } = await f.phone();
     await phone.close();

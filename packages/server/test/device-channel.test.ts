@@ -1,7 +1,7 @@
 /** The channel's guarantees: check-in, offline codes and log, forged and replayed messages, crashes and restarts. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { acceptOfflineCode, initialCodeState } from '@kisht/protocol/offline-codes';
+import { acceptOfflineCode, HOTP_LOOK_AHEAD, initialCodeState } from '@kisht/protocol/offline-codes';
 import { unseal } from '@kisht/protocol/signing';
 import type { CommandMessage } from '@kisht/protocol/messages';
 import { buildApp } from '../src/app.ts';
@@ -52,6 +52,19 @@ describe('check-in', () => {
   });
 });
 
+describe('order', () => {
+  it('a command left unpublished goes out before a later one, so the phone sees them in order', async () => {
+    const { customer: c, device, phone } = await f.phone();
+    const early = await writeWithoutPublishing(device.device_id);
+    const later = await t.post('/api/device/camera_lock', { customer_id: c.id, on: true }, { token: ravi });
+    const first = await phone.next();
+    const second = await phone.next();
+    expect([first.id, second.id]).toEqual([early.id, later.json().data.id]);
+    expect(first.seq).toBeLessThan(second.seq);
+    await phone.close();
+  });
+});
+
 describe('check-in racing a report', () => {
   it('keeps a lock the phone has carried out while its report is still on the way', async () => {
     const { customer: c, device, phone } = await f.phone();
@@ -94,6 +107,32 @@ describe('offline codes', () => {
     const res = await t.post('/api/device/bypass_code', { customer_id: c.id, request_id: otp.request_id, otp: await t.latestOtp(c.mobile) }, { token: ravi });
     expect(res.statusCode, res.body).toBe(200);
     expect(acceptOfflineCode(device.offline_secret, res.json().data.code, initialCodeState(), Date.now())?.purpose).toBe('bypass');
+  });
+
+  it('stops issuing codes the phone could not recognise, until it reports using one', async () => {
+    const { customer: c, device, phone } = await f.phone();
+    await phone.close();
+    const issue = async () => (await t.post('/api/auth/offline_lock_unlock', { customer_id: c.id, action: 'unlock' }, { token: ravi })).json().data.code as string;
+    const codes: string[] = [];
+    for (let i = 0; i < HOTP_LOOK_AHEAD + 3; i++) codes.push(await issue());
+    // Past the phone's look-ahead the newest recognisable code comes again.
+    expect(codes.slice(HOTP_LOOK_AHEAD)).toEqual([codes[HOTP_LOOK_AHEAD - 1], codes[HOTP_LOOK_AHEAD - 1], codes[HOTP_LOOK_AHEAD - 1]]);
+    expect(acceptOfflineCode(device.offline_secret, codes.at(-1)!, initialCodeState(), Date.now())).toMatchObject({ counter: HOTP_LOOK_AHEAD });
+    // Once the phone reports taking code 5, the window moves on.
+    await f.checkIn(device, { log: [{ n: 1, at: new Date().toISOString(), kind: 'code_unlock', ref: 5 }] });
+    const next = await issue();
+    expect(acceptOfflineCode(device.offline_secret, next, { ...initialCodeState(), used: { unlock: 5, lock: 0, bypass: 0 } }, Date.now())).toMatchObject({ counter: HOTP_LOOK_AHEAD + 1 });
+  });
+
+  it('a code used before a newer confirmed lock does not undo it', async () => {
+    const { customer: c, device, phone } = await f.phone();
+    const usedAt = new Date(Date.now() - 60_000).toISOString();
+    await t.post('/api/device/lock', { customer_id: c.id }, { token: ravi });
+    await phone.ack(await phone.next(), 'done');
+    await expect.poll(async () => (await f.profile(c.id)).lock_status).toBe(1);
+    await f.checkIn(device, { locked: true, log: [{ n: 1, at: usedAt, kind: 'code_unlock', ref: 1 }] });
+    expect((await f.profile(c.id)).lock_status).toBe(1);
+    await phone.close();
   });
 
   it('takes the offline log once: an unlock code used offline makes the customer Unlocked', async () => {

@@ -42,7 +42,7 @@ const enrolDevice = (body: Record<string, unknown>) => t.post('/api/device/enrol
 
 function connect(username: string, password: string): Promise<mqtt.MqttClient> {
   return new Promise((resolve, reject) => {
-    const client = mqtt.connect(t.broker.status().url.replace('0.0.0.0', '127.0.0.1'), { username, password, reconnectPeriod: 0, connectTimeout: 3000 });
+    const client = mqtt.connect(t.broker.status().url.replace('0.0.0.0', '127.0.0.1'), { clientId: username, username, password, reconnectPeriod: 0, connectTimeout: 3000 });
     client.once('connect', () => resolve(client));
     client.once('error', (error) => {
       client.end(true);
@@ -89,6 +89,12 @@ describe('the broker', () => {
     const devA = (await enrolDevice({ token: await qrToken(a.id), imei1: a.imei1 })).json().data;
     const devB = (await enrolDevice({ token: await qrToken(b.id), imei1: b.imei1 })).json().data;
     await expect(connect(devA.mqtt.username, 'wrong-password')).rejects.toThrow();
+    // Its own credentials under another phone's client id (which would take that phone's kept session): refused.
+    await expect(new Promise((resolve, reject) => {
+      const client = mqtt.connect(t.broker.status().url.replace('0.0.0.0', '127.0.0.1'), { clientId: devB.mqtt.username, username: devA.mqtt.username, password: devA.mqtt.password, reconnectPeriod: 0, connectTimeout: 3000 });
+      client.once('connect', () => { client.end(true); resolve('connected'); });
+      client.once('error', (error) => { client.end(true); reject(error); });
+    })).rejects.toThrow();
     const phoneA = await connect(devA.mqtt.username, devA.mqtt.password);
     const granted = await phoneA.subscribeAsync(devA.mqtt.command_topic, { qos: 1 });
     expect(granted[0]!.qos).toBe(1);

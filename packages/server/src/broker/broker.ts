@@ -94,7 +94,8 @@ export async function startBroker(options: BrokerOptions): Promise<Broker> {
       return done(null, true);
     }
     const deviceId = deviceIdOf(username);
-    if (!deviceId || !checkDevice || !pass) return refuse(done);
+    // A phone's client id is its own id: another id could take over a different phone's kept session.
+    if (!deviceId || client.id !== deviceId || !checkDevice || !pass) return refuse(done);
     checkDevice(deviceId, pass.toString()).then(
       (ok) => {
         if (!ok) return refuse(done);
@@ -110,6 +111,12 @@ export async function startBroker(options: BrokerOptions): Promise<Broker> {
     if (deviceId === null) return done(null, subscription);
     if (deviceId && subscription.topic === commandTopic(deviceId)) return done(null, subscription);
     return done(null, null); // refused with a SUBACK failure code, the connection stays
+  };
+  // What a client receives, also from a session kept while it was away: a device only its own command topic.
+  aedes.authorizeForward = (client, packet) => {
+    const deviceId = client ? deviceOf.get(client) : undefined;
+    if (deviceId === null) return packet;
+    return deviceId && packet.topic === commandTopic(deviceId) ? packet : null;
   };
   aedes.authorizePublish = (client, packet, done) => {
     const deviceId = client ? deviceOf.get(client) : undefined;

@@ -75,7 +75,7 @@ export async function dynamicSecurityAccounts(client: MqttClient, serverUsername
             { acltype: 'publishClientSend', topic: eventTopic(deviceId), priority: 0, allow: true },
           ],
         },
-        { command: 'createClient', username: deviceId, password, roles: [{ rolename: role(deviceId), priority: 0 }] },
+        { command: 'createClient', username: deviceId, clientid: deviceId, password, roles: [{ rolename: role(deviceId), priority: 0 }] },
       ]);
     },
     async remove(deviceId) {

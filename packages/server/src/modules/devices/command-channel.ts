@@ -51,9 +51,29 @@ export function createCommandChannel(deps: {
 }) {
   const { db, devices } = deps;
 
+  /**
+   * Publishes `rows` of one device in seq order, each sealed, then marks them sent. The phone takes each seq
+   * once and ignores older ones, so a device's commands must leave in order: whoever publishes a command
+   * first publishes the same device's earlier commands still queued (a second copy is harmless).
+   */
+  async function publishInOrder(device: DeviceRow, rows: CommandRow[]): Promise<string[]> {
+    const sent: string[] = [];
+    for (const row of rows) {
+      await deps.transport(device, seal(device.offline_secret, toMessage(row)), row);
+      sent.push(row.id);
+    }
+    return sent;
+  }
+
+  /** The device's queued commands up to and including `row`, in seq order. */
+  async function withEarlier(device: DeviceRow, row: CommandRow): Promise<CommandRow[]> {
+    const queued = (await devices.queuedUpTo([device.id])).filter((c) => c.seq < row.seq);
+    return [...queued, row];
+  }
+
   async function publish(device: DeviceRow, row: CommandRow): Promise<CommandRow> {
-    await deps.transport(device, seal(device.offline_secret, toMessage(row)), row);
-    return (await devices.advance(device.id, row.id, 'sent', undefined)) ?? row;
+    await devices.markSent(await publishInOrder(device, await withEarlier(device, row)));
+    return (await devices.command(row.id)) ?? row;
   }
 
   /** What a finished command changes on our side. Runs in the transaction that records the result. */
@@ -96,23 +116,30 @@ export function createCommandChannel(deps: {
     }
   }
 
-  async function advance(deviceId: string, commandId: string, state: 'delivered' | 'done' | 'failed', result: unknown): Promise<CommandRow | undefined> {
-    const updated = await db.transaction(async (tx) => {
+  /**
+   * Records a phone's report on a command and what it changes, in one transaction; `guard` runs first in
+   * that transaction (taking the event's number) and can refuse the report. Null when refused.
+   */
+  async function advance(deviceId: string, commandId: string, state: 'delivered' | 'done' | 'failed', result: unknown, guard?: (tx: Queryable) => Promise<boolean>): Promise<CommandRow | undefined | null> {
+    const outcome = await db.transaction(async (tx) => {
+      if (guard && !(await guard(tx))) return null;
       const row = await devices.advance(deviceId, commandId, state, result, tx);
       if (row?.state === 'done') await applyDone(row, tx);
-      return row;
+      return { row };
     });
-    if (updated?.state === 'done' && RELEASING.has(updated.type) && deps.onRelease) {
+    if (outcome?.row?.state === 'done' && RELEASING.has(outcome.row.type) && deps.onRelease) {
       await deps.onRelease(deviceId).catch((error: unknown) => deps.log('removing the broker account failed', error));
     }
-    return updated;
+    return outcome ? outcome.row : null;
   }
 
   /** An offline log entry that changes the lock state counts as the phone's confirmation. */
   async function applyLog(device: DeviceRow, entries: OfflineLogEntry[], q: Queryable): Promise<number> {
     const fresh = await devices.addLog(device, entries, q);
     const last = [...fresh].reverse().find((e) => LOCKING_LOG.has(e.kind) || UNLOCKING_LOG.has(e.kind));
-    if (last) {
+    // A code used before the latest confirmed lock or unlock does not undo it.
+    const confirmed = last ? await devices.lastLockConfirmed(device.id, q) : null;
+    if (last && (!confirmed || Date.parse(last.at) > confirmed.getTime())) {
       const locked = LOCKING_LOG.has(last.kind);
       await devices.setLockStatus(device.customer_id, locked, q);
       await devices.report(device.id, { locked }, false, q);
@@ -120,11 +147,31 @@ export function createCommandChannel(deps: {
     return fresh.length;
   }
 
-  return {
+  const eventChains = new Map<string, Promise<void>>();
+
+  async function handleEvent(deviceId: string, text: string): Promise<'taken' | 'ignored'> {
+    const device = await devices.device(deviceId);
+    if (!device) return 'ignored';
+    const event = unseal<DeviceEvent>(device.offline_secret, text);
+    if (!event || event.v !== 1 || !Number.isSafeInteger(event.n) || event.n < 1) return 'ignored';
+    if (event.kind === 'ack' && typeof event.id === 'string' && ['delivered', 'done', 'failed'].includes(event.state)) {
+      // The event number is taken in the transaction that records the result: a failure leaves it to come again.
+      const outcome = await advance(device.id, event.id, event.state, event.result, (tx) => devices.takeEventNumber(device.id, event.n, tx));
+      return outcome === null ? 'ignored' : 'taken';
+    }
+    if (event.kind === 'sim_change' && Array.isArray(event.new)) {
+      if (!(await devices.takeEventNumber(device.id, event.n))) return 'ignored';
+      await channel.onSimChange(device, event.old ?? [], event.new, event.location ?? null, event.at);
+      return 'taken';
+    }
+    return 'ignored';
+  }
+
+  const channel = {
     /** Writes a command (or finds the one under way) inside `q`'s transaction; publish it after commit. */
     async write(request: IssueRequest, q: Queryable): Promise<{ row: CommandRow; fresh: boolean }> {
       if (request.dedupe !== false) {
-        const pending = await devices.pendingCommand(request.device.id, request.type, q);
+        const pending = await devices.pendingCommand(request.device.id, request.type, request.payload, q);
         if (pending) return { row: pending, fresh: false };
       }
       const row = await devices.createCommand({
@@ -145,16 +192,19 @@ export function createCommandChannel(deps: {
       }
     },
 
-    /** Publishes many written commands (a bulk batch), a few in flight at once, and marks them sent in one statement. */
+    /** Publishes many written commands (a bulk batch), a few devices at a time, each device's in seq order; marks them sent in one statement. */
     async publishMany(items: { device: DeviceRow; row: CommandRow }[], inFlight = 64): Promise<void> {
+      const queued = await devices.queuedUpTo(items.map((i) => i.device.id));
+      const earlier = new Map<string, CommandRow[]>();
+      for (const c of queued) earlier.set(c.device_id, [...(earlier.get(c.device_id) ?? []), c]);
       const sent: string[] = [];
       let next = 0;
       const worker = async () => {
         while (next < items.length) {
           const { device, row } = items[next++]!;
+          const rows = [...(earlier.get(device.id) ?? []).filter((c) => c.seq < row.seq), row];
           try {
-            await deps.transport(device, seal(device.offline_secret, toMessage(row)), row);
-            sent.push(row.id);
+            sent.push(...(await publishInOrder(device, rows)));
           } catch (error) {
             deps.log('command publish failed; the sweeper will retry', error);
           }
@@ -165,20 +215,23 @@ export function createCommandChannel(deps: {
     },
 
     async issue(request: IssueRequest): Promise<CommandRow> {
-      const { row, fresh } = await db.transaction((tx) => this.write(request, tx));
-      return fresh ? this.publish(request.device, row) : row;
+      const { row, fresh } = await db.transaction((tx) => channel.write(request, tx));
+      return fresh ? channel.publish(request.device, row) : row;
     },
 
     /** Publishes commands left queued (by a crash between commit and publish) and expires old ones. */
     async sweep(olderThanSeconds = 5): Promise<{ republished: number; expired: number }> {
       const expired = (await devices.expire()).length;
       let republished = 0;
-      for (const row of await devices.unpublished(olderThanSeconds, 500)) {
-        const device = await devices.device(row.device_id);
+      const byDevice = new Map<string, CommandRow[]>();
+      for (const row of await devices.unpublished(olderThanSeconds, 500)) byDevice.set(row.device_id, [...(byDevice.get(row.device_id) ?? []), row]);
+      for (const [deviceId, rows] of byDevice) {
+        const device = await devices.device(deviceId);
         if (!device) continue;
         try {
-          await publish(device, row);
-          republished++;
+          const sent = await publishInOrder(device, rows);
+          await devices.markSent(sent);
+          republished += sent.length;
         } catch (error) {
           deps.log('sweeper publish failed', error);
           break;
@@ -190,24 +243,20 @@ export function createCommandChannel(deps: {
     /** A phone's sealed event on its own topic. Forged, replayed and unknown messages are dropped. */
     async onEvent(topic: string, text: string): Promise<'taken' | 'ignored'> {
       const deviceId = deviceIdOfEventTopic(topic);
-      const device = deviceId ? await devices.device(deviceId) : undefined;
-      if (!device) return 'ignored';
-      const event = unseal<DeviceEvent>(device.offline_secret, text);
-      if (!event || event.v !== 1 || !Number.isSafeInteger(event.n) || event.n < 1) return 'ignored';
-      if (!(await devices.takeEventNumber(device.id, event.n))) return 'ignored';
-      if (event.kind === 'ack' && typeof event.id === 'string' && ['delivered', 'done', 'failed'].includes(event.state)) {
-        await advance(device.id, event.id, event.state, event.result);
-        return 'taken';
-      }
-      if (event.kind === 'sim_change' && Array.isArray(event.new)) {
-        await this.onSimChange(device, event.old ?? [], event.new, event.location ?? null, event.at);
-        return 'taken';
-      }
-      return 'ignored';
+      if (!deviceId) return 'ignored';
+      // One device's events are handled one after another, in the order the broker delivered them.
+      const previous = eventChains.get(deviceId) ?? Promise.resolve();
+      const handled = previous.then(() => handleEvent(deviceId, text), () => handleEvent(deviceId, text));
+      const tail = handled.then(() => undefined, () => undefined);
+      eventChains.set(deviceId, tail);
+      void tail.then(() => {
+        if (eventChains.get(deviceId) === tail) eventChains.delete(deviceId);
+      });
+      return handled;
     },
 
     /** A phone's report that came by another road than its event topic (Apple MDM's connect endpoint): the same forward-only advance. */
-    report: (deviceId: string, commandId: string, state: 'delivered' | 'done' | 'failed', result?: unknown): Promise<CommandRow | undefined> => advance(deviceId, commandId, state, result),
+    report: async (deviceId: string, commandId: string, state: 'delivered' | 'done' | 'failed', result?: unknown): Promise<CommandRow | undefined> => (await advance(deviceId, commandId, state, result)) ?? undefined,
 
     /** Set by the devices service: what a SIM change means (record it, maybe lock). */
     onSimChange: async (_device: DeviceRow, _old: Sim[], _new: Sim[], _location: unknown, _at: string): Promise<void> => undefined,
@@ -221,12 +270,11 @@ export function createCommandChannel(deps: {
         await devices.report(device.id, reported, true, tx);
         if (body.log?.length) await applyLog(device, body.log, tx);
       });
-      const pending = await devices.openAbove(device.id, 0);
-      const open = pending.filter((c) => c.seq > body.last_seq);
+      const open = await devices.openAbove(device.id, body.last_seq);
       const customer = (await db.query<{ lock_status: number }>('SELECT lock_status FROM customers WHERE id = $1', [device.customer_id])).rows[0]!;
       // The latest lock or unlock not yet confirmed decides, even one the phone has already carried out (its
       // report may still be on the way): otherwise the answer could undo a lock the phone has just applied.
-      const lastLockCommand = pending.filter((c) => c.type === 'lock' || c.type === 'unlock').at(-1);
+      const lastLockCommand = await devices.openLockCommand(device.id);
       const locked = lastLockCommand ? lastLockCommand.type === 'lock' : customer.lock_status === 1;
       // Commands the phone has not acknowledged yet count as sent once they go out with this answer.
       for (const row of open) if (row.state === 'queued') await devices.advance(device.id, row.id, 'sent', undefined);
@@ -245,5 +293,6 @@ export function createCommandChannel(deps: {
       return db.transaction((tx) => applyLog(device, entries, tx));
     },
   };
+  return channel;
 }
 export type CommandChannel = ReturnType<typeof createCommandChannel>;

@@ -91,17 +91,48 @@ export function createDevicesRepository(db: Queryable) {
     async device(deviceId: string, q: Queryable = db, lock = false): Promise<DeviceRow | undefined> {
       return (await q.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM devices WHERE id = $1 AND active${lock ? ' FOR UPDATE' : ''}`, [deviceId])).rows[0];
     },
+    /** The phone is no longer managed: its credentials stop working and its open commands end. */
     async release(deviceId: string, q: Queryable = db): Promise<void> {
       await q.query('UPDATE devices SET active = false, released_at = now() WHERE id = $1', [deviceId]);
+      await q.query(`UPDATE device_commands SET state = 'expired', finished_at = now() WHERE device_id = $1 AND state IN ('queued', 'sent', 'delivered')`, [deviceId]);
     },
 
-    /** The command of this type still under way for the device (a double tap finds it), if any. */
-    async pendingCommand(deviceId: string, type: string, q: Queryable) {
-      return (await q.query<CommandRow>(
-        `SELECT ${COMMAND_COLUMNS} FROM device_commands WHERE device_id = $1 AND type = $2 AND state IN ('queued', 'sent', 'delivered') AND expires_at > now()
-          ORDER BY seq DESC LIMIT 1`,
-        [deviceId, type],
+    /**
+     * A double tap: the device's newest command of this type, if it is still under way with the same payload
+     * (a second tap with another payload, e.g. on then off, is a new command).
+     */
+    async pendingCommand(deviceId: string, type: string, payload: object, q: Queryable) {
+      const newest = (await q.query<CommandRow & { same: boolean }>(
+        `SELECT ${COMMAND_COLUMNS}, payload = $3::jsonb AS same FROM device_commands WHERE device_id = $1 AND type = $2 ORDER BY seq DESC LIMIT 1`,
+        [deviceId, type, JSON.stringify(payload)],
       )).rows[0];
+      if (!newest || !newest.same || !['queued', 'sent', 'delivered'].includes(newest.state) || newest.expires_at <= new Date()) return undefined;
+      const { same: _same, ...row } = newest;
+      return row as CommandRow;
+    },
+
+    /** The device's commands not yet published up to `seq`, in order (published before it, so the phone sees them in order). */
+    async queuedUpTo(deviceIds: string[], q: Queryable = db): Promise<CommandRow[]> {
+      return (await q.query<CommandRow>(
+        `SELECT ${COMMAND_COLUMNS} FROM device_commands WHERE device_id = ANY($1::uuid[]) AND state = 'queued' AND expires_at > now() ORDER BY device_id, seq`,
+        [deviceIds],
+      )).rows;
+    },
+
+    /** The newest lock or unlock the phone has not confirmed (it decides the desired lock state). */
+    async openLockCommand(deviceId: string): Promise<CommandRow | undefined> {
+      return (await db.query<CommandRow>(
+        `SELECT ${COMMAND_COLUMNS} FROM device_commands WHERE device_id = $1 AND type IN ('lock', 'unlock') AND state IN ('queued', 'sent', 'delivered')
+           AND expires_at > now() ORDER BY seq DESC LIMIT 1`,
+        [deviceId],
+      )).rows[0];
+    },
+
+    /** When the latest lock or unlock was confirmed, if ever. */
+    async lastLockConfirmed(deviceId: string, q: Queryable = db): Promise<Date | null> {
+      return (await q.query<{ at: Date | null }>(
+        `SELECT max(finished_at) AS at FROM device_commands WHERE device_id = $1 AND type IN ('lock', 'unlock') AND state = 'done'`, [deviceId],
+      )).rows[0]?.at ?? null;
     },
 
     async createCommand(row: { id: string; device_id: string; customer_id: number; account_id: number; type: string; payload: object; created_by: number; ttl_minutes: number; origin: string; batch_id?: string | null }, q: Queryable): Promise<CommandRow> {
@@ -148,6 +179,10 @@ export function createDevicesRepository(db: Queryable) {
       return res.rows[0];
     },
 
+    async command(id: string): Promise<CommandRow | undefined> {
+      return (await db.query<CommandRow>(`SELECT ${COMMAND_COLUMNS} FROM device_commands WHERE id = $1`, [id])).rows[0];
+    },
+
     /** Marks published commands sent (those a phone has not already answered). */
     async markSent(ids: string[]): Promise<void> {
       if (ids.length) await db.query(`UPDATE device_commands SET state = 'sent', sent_at = coalesce(sent_at, now()) WHERE id = ANY($1::uuid[]) AND state = 'queued'`, [ids]);
@@ -156,8 +191,8 @@ export function createDevicesRepository(db: Queryable) {
     /** Commands written but never published (the server stopped in between), oldest first. */
     async unpublished(olderThanSeconds: number, limit: number): Promise<CommandRow[]> {
       return (await db.query<CommandRow>(
-        `SELECT ${COMMAND_COLUMNS} FROM device_commands WHERE state = 'queued' AND expires_at > now()
-           AND created_at < now() - make_interval(secs => $1) ORDER BY created_at, seq LIMIT $2`,
+        `SELECT ${COMMAND_COLUMNS.split(/,\s*/).map((c) => `c.${c}`).join(', ')} FROM device_commands c JOIN devices d ON d.id = c.device_id AND d.active
+          WHERE c.state = 'queued' AND c.expires_at > now() AND c.created_at < now() - make_interval(secs => $1) ORDER BY c.device_id, c.seq LIMIT $2`,
         [olderThanSeconds, limit],
       )).rows;
     },
@@ -215,27 +250,40 @@ export function createDevicesRepository(db: Queryable) {
       await db.query('UPDATE devices SET want_location = true WHERE id = $1', [deviceId]);
     },
 
-    /** Counts one more offline code for the purpose and returns its counter. */
-    async nextCodeCounter(deviceId: string, purpose: OfflinePurpose): Promise<number> {
+    /**
+     * Counts one more offline code for the purpose and returns its counter, never more than `lookAhead` above
+     * the last one the phone reported taking (beyond that the phone could not recognise it): at the cap the
+     * newest code is issued again.
+     */
+    async nextCodeCounter(deviceId: string, purpose: OfflinePurpose, lookAhead: number): Promise<number> {
       const res = await db.query<{ counter: number }>(
-        `UPDATE devices SET code_counters = jsonb_set(code_counters, ARRAY[$2::text], to_jsonb(coalesce((code_counters ->> $2)::int, 0) + 1))
+        `UPDATE devices SET code_counters = jsonb_set(code_counters, ARRAY[$2::text],
+           to_jsonb(least(coalesce((code_counters ->> $2)::int, 0) + 1, coalesce((code_used ->> $2)::int, 0) + $3)))
           WHERE id = $1 RETURNING (code_counters ->> $2)::int AS counter`,
-        [deviceId, purpose],
+        [deviceId, purpose, lookAhead],
       );
       return res.rows[0]!.counter;
     },
 
     /** Stores the log entries not taken before; returns the ones that are new. */
     async addLog(device: { id: string; customer_id: number }, entries: OfflineLogEntry[], q: Queryable): Promise<OfflineLogEntry[]> {
-      const fresh: OfflineLogEntry[] = [];
-      for (const entry of [...entries].sort((a, b) => a.n - b.n)) {
-        const res = await q.query(
-          `INSERT INTO device_offline_log (device_id, n, customer_id, kind, ref, happened_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
-          [device.id, entry.n, device.customer_id, entry.kind, entry.ref === undefined ? null : String(entry.ref), entry.at],
-        );
-        if (res.rowCount > 0) fresh.push(entry);
-      }
+      if (entries.length === 0) return [];
+      const res = await q.query<{ n: string }>(
+        `INSERT INTO device_offline_log (device_id, n, customer_id, kind, ref, happened_at)
+         SELECT $1, n, $2, kind, ref, at FROM unnest($3::bigint[], $4::text[], $5::text[], $6::timestamptz[]) AS t(n, kind, ref, at)
+         ON CONFLICT DO NOTHING RETURNING n`,
+        [device.id, device.customer_id, entries.map((e) => e.n), entries.map((e) => e.kind), entries.map((e) => (e.ref === undefined ? null : String(e.ref))), entries.map((e) => e.at)],
+      );
+      const taken = new Set(res.rows.map((r) => Number(r.n)));
+      const fresh = entries.filter((e) => taken.has(e.n)).sort((a, b) => a.n - b.n);
       if (fresh.length) await q.query('UPDATE devices SET last_log_n = greatest(last_log_n, $2) WHERE id = $1', [device.id, Math.max(...fresh.map((e) => e.n))]);
+      // Codes the phone took move its window: remember the highest counter per purpose.
+      for (const purpose of ['unlock', 'lock', 'bypass'] as const) {
+        const used = fresh.filter((e) => e.kind === `code_${purpose}` && Number.isSafeInteger(Number(e.ref))).map((e) => Number(e.ref));
+        if (used.length) {
+          await q.query(`UPDATE devices SET code_used = jsonb_set(code_used, ARRAY[$2::text], to_jsonb(greatest(coalesce((code_used ->> $2)::int, 0), $3::int))) WHERE id = $1`, [device.id, purpose, Math.max(...used)]);
+        }
+      }
       return fresh;
     },
 

@@ -6,7 +6,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { isDeviceActionAllowed, offeredActions, offeredPlanActions, SIM_TRACKING_COMMANDS, type DeviceAction, type ProvisioningType } from '@kisht/domain/device-actions';
 import { INSTALL_STATUS, PROVISIONING_TYPE } from '@kisht/domain/constants';
-import { offlineCode, oucCode, oucStep, OUC_STEP_SECONDS } from '@kisht/protocol/offline-codes';
+import { HOTP_LOOK_AHEAD, offlineCode, oucCode, oucStep, OUC_STEP_SECONDS } from '@kisht/protocol/offline-codes';
 import type { CheckInBody, LockScreen, OfflineLogEntry, Sim } from '@kisht/protocol/messages';
 import { commandTopic, deviceUsername, eventTopic } from '@kisht/protocol/topics';
 import { assertAccess } from '../../plugins/access.ts';
@@ -37,6 +37,7 @@ export interface AgentSettings {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const BATCH_CHUNK = 200;
+const BATCH_ITEMS = 500;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function toCommand(row: CommandRow): DeviceCommand {
@@ -175,26 +176,28 @@ export function createDevicesService(deps: {
       const deviceId = randomUUID();
       const password = randomBytes(32).toString('base64url');
       const offlineSecret = randomBytes(32).toString('base64url');
-      await db.transaction(async (tx) => {
+      const replaced = await db.transaction(async (tx) => {
         const token = await devices.takeToken(sha256(body.token), tx);
         const customer = token ? await deps.customerRows.findInAccount(token.account_id, token.customer_id, tx) : undefined;
         const imeis = [body.imei1, body.imei2].filter(Boolean);
-        // A wrong token and a wrong phone look the same from outside.
-        if (!customer || !imeis.some((i) => i === customer.imei1 || i === customer.imei2)) throw new AppError('ENROLMENT_INVALID');
-        const replaced = await devices.activeDevice(customer.id, tx);
+        // A wrong token and a wrong phone look the same from outside; Apple and AMAPI phones enrol their own way.
+        const agentManaged = customer && (customer.provisioning_type === PROVISIONING_TYPE.DPC || customer.provisioning_type === PROVISIONING_TYPE.LINKFL);
+        if (!customer || !agentManaged || !imeis.some((i) => i === customer.imei1 || i === customer.imei2)) throw new AppError('ENROLMENT_INVALID');
+        const previous = await devices.activeDevice(customer.id, tx);
         await devices.create({
           id: deviceId, customer_id: customer.id, org_id: customer.org_id, account_id: customer.account_id, mqtt_password_hash: sha256(password),
           offline_secret: offlineSecret, imei1: body.imei1, imei2: body.imei2 ?? null, serial_number: body.serial_number ?? null, sims: body.sims ?? [],
         }, tx);
+        if (previous) await devices.release(previous.id, tx);
         // The broker account is made before commit: if the broker refuses, the token stays unused.
-        if (deps.accounts) {
-          if (replaced) await deps.accounts.remove(replaced.id);
-          await deps.accounts.add(deviceId, password);
-        }
+        if (deps.accounts) await deps.accounts.add(deviceId, password);
         await devices.markInstalled(customer.id, tx);
         // A phone starts unlocked; a lock from before enrolment would have had no phone to go to.
         await devices.setLockStatus(customer.id, false, tx);
+        return previous;
       });
+      // The replaced phone's account goes once the new one is in place.
+      if (replaced && deps.accounts) await deps.accounts.remove(replaced.id).catch((error: unknown) => deps.log('removing the replaced phone\'s broker account failed', error));
       return {
         device_id: deviceId,
         mqtt: { url: agent.mqttUrl, username: deviceUsername(deviceId), password, command_topic: commandTopic(deviceId), event_topic: eventTopic(deviceId) },
@@ -280,7 +283,7 @@ export function createDevicesService(deps: {
       assertAccess(caller, accessFor(action));
       const customer = await deps.customers.visible(caller, customerId);
       const device = await deviceOf(customer);
-      const counter = await devices.nextCodeCounter(device.id, action);
+      const counter = await devices.nextCodeCounter(device.id, action, HOTP_LOOK_AHEAD);
       return { customer_id: customer.id, purpose: action, code: offlineCode(device.offline_secret, action, counter), valid_until: null };
     },
 
@@ -300,7 +303,7 @@ export function createDevicesService(deps: {
       const device = await deviceOf(customer);
       const otp = await deps.auth.consumeCustomerOtp(body.request_id, body.otp, 'BYPASS_CODE', caller.userId);
       if (otp.mobile !== customer.mobile && otp.mobile !== customer.alt_mobile) throw new AppError('OTP_INVALID');
-      const counter = await devices.nextCodeCounter(device.id, 'bypass');
+      const counter = await devices.nextCodeCounter(device.id, 'bypass', HOTP_LOOK_AHEAD);
       return { customer_id: customer.id, purpose: 'bypass', code: offlineCode(device.offline_secret, 'bypass', counter), valid_until: null };
     },
 
@@ -427,12 +430,14 @@ export function createDevicesService(deps: {
       )).rows.map((r) => [r.id, `${r.first_name} ${r.last_name}`]));
       const counts = { queued: 0, sent: 0, delivered: 0, done: 0, failed: 0, expired: 0, skipped: batch.skipped.length };
       for (const r of rows) counts[r.state as keyof typeof counts]++;
+      const items = [
+        ...rows.map((r) => ({ customer_id: r.customer_id, name: `${r.first_name} ${r.last_name}`, command_id: r.id, state: r.state, reason: r.result?.error ?? null })),
+        ...batch.skipped.map((s) => ({ customer_id: s.customer_id, name: names.get(s.customer_id) ?? '', command_id: null, state: 'skipped', reason: s.reason })),
+      ];
       return {
-        id: batch.id, action: batch.action, created_at: batch.created_at.toISOString(), total: rows.length + batch.skipped.length, counts,
-        items: [
-          ...rows.map((r) => ({ customer_id: r.customer_id, name: `${r.first_name} ${r.last_name}`, command_id: r.id, state: r.state, reason: r.result?.error ?? null })),
-          ...batch.skipped.map((s) => ({ customer_id: s.customer_id, name: names.get(s.customer_id) ?? '', command_id: null, state: 'skipped', reason: s.reason })),
-        ],
+        id: batch.id, action: batch.action, created_at: batch.created_at.toISOString(), total: items.length, counts,
+        // A large batch lists what still needs an eye (not done), at most BATCH_ITEMS of them; the counts cover all.
+        items: items.length <= BATCH_ITEMS ? items : items.filter((i) => i.state !== 'done').slice(0, BATCH_ITEMS),
       };
     },
 
@@ -441,7 +446,9 @@ export function createDevicesService(deps: {
       const current = await this.batch(caller, batchId);
       const action = current.action as 'lock' | 'unlock';
       assertAccess(caller, accessFor(action));
-      const again = current.items.filter((i) => i.state === 'failed' || i.state === 'expired').map((i) => i.customer_id);
+      const again = (await db.query<{ customer_id: number }>(
+        `SELECT customer_id FROM device_commands WHERE batch_id = $1 AND state IN ('failed', 'expired') ORDER BY customer_id`, [batchId],
+      )).rows.map((r) => r.customer_id);
       for (let i = 0; i < again.length; i += BATCH_CHUNK) {
         const chunk = again.slice(i, i + BATCH_CHUNK);
         // The earlier attempts stay in the log but leave the batch's count.

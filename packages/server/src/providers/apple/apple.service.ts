@@ -7,6 +7,8 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { INSTALL_STATUS, PROVISIONING_TYPE } from '@kisht/domain/constants';
 import type { Database } from '../../db/database.ts';
+import { assertAccess } from '../../plugins/access.ts';
+import { accessFor } from '@kisht/domain/device-access';
 import { AppError } from '../../errors.ts';
 import type { RequestAuth } from '../../plugins/route-config.ts';
 import type { AppleDepDevice, AppleDetails, AppleQr, AppleSyncResult, AppleUpdateBody } from '../../contract/apple.ts';
@@ -351,6 +353,8 @@ export function createAppleService(deps: {
         // Another network's device looks like no device at all.
         if (!row || (row.account_id !== null && row.account_id !== caller.accountId)) throw new AppError('NOT_FOUND');
         if (!customer && row.account_id === null) throw new AppError('NOT_FOUND');
+        // An unclaimed device goes only to the customer whose phone it is (the serial number they bought).
+        if (customer && row.account_id === null && (customer.serial_number ?? '').toUpperCase() !== row.serial_number.toUpperCase()) throw new AppError('NOT_FOUND');
         await apple.link(row.serial_number, customer ? { account_id: caller.accountId, customer_id: customer.id, linked_by: caller.userId } : null, tx);
       });
       return depView((await apple.depDevice(body.serial_number))!);
@@ -358,6 +362,8 @@ export function createAppleService(deps: {
 
     /** Lifts Activation Lock with the bypass code the phone gave at enrolment. */
     async disableActivationLock(caller: RequestAuth, customerId: number): Promise<AppleDetails> {
+      // Lifting Activation Lock releases the phone as far as Apple goes: the uninstall switches.
+      assertAccess(caller, accessFor('uninstall'));
       const customer = await deps.customers.visible(caller, customerId);
       const client = depOf();
       const device = await deviceOfCustomer(customer.id);
