@@ -5,20 +5,11 @@
 import Fastify from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { buildApp } from '../packages/server/src/app.ts';
-import { loadConfig } from '../packages/server/src/config.ts';
+import { benchServerConfig } from './lib.ts';
 import { seedDemo, DEMO_USERS } from '../packages/server/src/db/seed.ts';
 
-const config = loadConfig({
-  APP_ENV: 'test',
-  LOG_LEVEL: 'silent',
-  DATA_DIR: 'memory://',
-  MQTT_PORT: '0',
-  MQTT_HOST: '127.0.0.1',
-  ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
-  // EMM_AUTH=off measures what the anti-replay check costs (the insert into emm_auth_seen per request).
-  ...(process.env.EMM_AUTH ? { EMM_AUTH: process.env.EMM_AUTH } : {}),
-  CONSOLE_DIST: '/nonexistent',
-});
+// EMM_AUTH=off measures what the anti-replay check costs (the insert into emm_auth_seen per request).
+const config = benchServerConfig({ EMM_AUTH: process.env.EMM_AUTH });
 const built = await buildApp(config, { secret: randomBytes(32).toString('hex') });
 await seedDemo(built.db);
 await built.app.listen({ port: 0, host: '127.0.0.1' });

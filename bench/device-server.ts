@@ -4,15 +4,15 @@
  * enrolment tokens, its own memory after a full GC, the raw MQTT round trip used as the baseline, and the
  * timestamps of a batch's commands.
  */
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import mqtt from 'mqtt';
 import { commandTopic } from '@kisht/protocol/topics';
 import { buildApp } from '../packages/server/src/app.ts';
-import { loadConfig } from '../packages/server/src/config.ts';
+import { serverPassword, SERVER_USERNAME } from '../packages/server/src/broker/broker.ts';
 import { seedDemo, DEMO_USERS } from '../packages/server/src/db/seed.ts';
 import { seedCustomers } from './seed-customers.ts';
 import { collectGarbage, serveParent, tellParent } from './ipc.ts';
-import { percentile } from './lib.ts';
+import { benchServerConfig, percentile } from './lib.ts';
 
 const EVENTS = 'kisht/v1/d/+/evt';
 /** publishAll in devices.service.ts keeps this many publishes waiting for their PUBACK; the baseline does the same. */
@@ -21,25 +21,18 @@ const RAW_IN_FLIGHT = 32;
 const RAW_PAYLOAD_BYTES = 640;
 
 const secret = randomBytes(32).toString('hex');
-const config = loadConfig({
-  APP_ENV: 'test',
-  LOG_LEVEL: 'silent',
-  DATA_DIR: 'memory://',
-  MQTT_PORT: '0',
-  MQTT_HOST: '127.0.0.1',
-  CONSOLE_DIST: '/nonexistent',
+const config = benchServerConfig({
   // The dues run would write its own locks and alerts into the middle of the measurement.
   DUES_CHECK_SECONDS: '0',
-  ...(process.env.DEVICE_SWEEP_SECONDS ? { DEVICE_SWEEP_SECONDS: process.env.DEVICE_SWEEP_SECONDS } : {}),
-  ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+  DEVICE_SWEEP_SECONDS: process.env.DEVICE_SWEEP_SECONDS,
 });
 const built = await buildApp(config, { secret });
 const { db } = built;
 await seedDemo(db);
 await built.app.listen({ port: 0, host: '127.0.0.1' });
 
-/** The embedded broker lets the server in with this password (the same derivation as serverPassword in broker.ts). */
-const serverPassword = createHmac('sha256', secret).update('mqtt-server-credential').digest('base64url');
+/** The embedded broker lets the server in with its own credential; the raw baseline uses it too. */
+const rawPassword = serverPassword(secret);
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** PGlite's WebAssembly memory: part of the RSS that belongs to the database, not the broker. */
@@ -90,7 +83,7 @@ serveParent({
   async raw({ timeoutMs }: { timeoutMs: number }) {
     const devices = (await db.query<{ id: string }>(`SELECT id FROM devices WHERE active AND channel = 'mqtt' ORDER BY created_at`)).rows.map((r) => r.id);
     const client = await mqtt.connectAsync(built.broker.status().url, {
-      clientId: `kisht-bench-raw-${process.pid}`, username: 'kisht-server', password: serverPassword, clean: true, reconnectPeriod: 0,
+      clientId: `kisht-bench-raw-${process.pid}`, username: SERVER_USERNAME, password: rawPassword, clean: true, reconnectPeriod: 0,
     });
     await client.subscribeAsync(EVENTS, { qos: 1 });
     await built.broker.client.unsubscribeAsync(EVENTS);

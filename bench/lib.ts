@@ -1,5 +1,6 @@
 /** Small helpers shared by the bench scripts: a keep-alive HTTP load loop and percentile maths. */
 import http from 'node:http';
+import { loadConfig } from '../packages/server/src/config.ts';
 
 export interface LoadResult {
   requests: number;
@@ -52,3 +53,13 @@ export async function load(url: string, total: number, concurrency: number, head
 }
 
 export const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+/** The server's configuration for a bench child: quiet, a throwaway PGlite (or DATABASE_URL), the embedded broker on a free port. */
+export function benchServerConfig(extra: Record<string, string | undefined> = {}) {
+  const env: Record<string, string> = {
+    APP_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: 'memory://', MQTT_PORT: '0', MQTT_HOST: '127.0.0.1', CONSOLE_DIST: '/nonexistent',
+  };
+  if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
+  for (const [key, value] of Object.entries(extra)) if (value !== undefined) env[key] = value;
+  return loadConfig(env);
+}

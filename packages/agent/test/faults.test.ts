@@ -2,23 +2,12 @@
  * Faults with the whole server going away: the embedded broker restarts (losing the sessions it held) while
  * phones are offline, and every queued command still arrives, in order, once.
  */
-import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp, type BuiltApp } from '../../server/src/app.ts';
-import { startTestApp, RAVI, type TestApp } from '../../server/test/harness.ts';
+import { freePort, startTestApp, RAVI, type TestApp } from '../../server/test/harness.ts';
 import { addCustomer, qrPayload, until, type LiveServer } from './support.ts';
 import { DeviceAgent } from '../src/agent.ts';
 import { MemoryStore } from '../src/store.ts';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 let t: TestApp | undefined;
 let second: BuiltApp | undefined;

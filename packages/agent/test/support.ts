@@ -2,27 +2,15 @@
  * Test support: a real server (harness) listening on a real port, so the agent talks HTTP and MQTT to it
  * exactly as a phone would, plus the retailer's calls the tests need.
  */
-import { createServer } from 'node:net';
 import { expect } from 'vitest';
 import { withImeiCheckDigit } from '@kisht/domain/imei';
 import { addDays } from '@kisht/domain/calendar';
 import { todayInIndia } from '@kisht/domain/format';
-import { startTestApp, RAVI, type TestApp } from '../../server/test/harness.ts';
+import { freePort, startTestApp, RAVI, type TestApp } from '../../server/test/harness.ts';
 import { DeviceAgent, type AgentOptions } from '../src/agent.ts';
 import { MemoryStore } from '../src/store.ts';
 
 export { RAVI };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 export interface LiveServer {
   t: TestApp;

@@ -4,6 +4,7 @@
  * TEST_MQTT_URL switch to a real PostgreSQL and a real Mosquitto.
  */
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import pg from 'pg';
 import type { LightMyRequestResponse } from 'fastify';
 import { createEmmAuthSession } from '@kisht/domain/emm-auth';
@@ -131,3 +132,15 @@ export async function startTestApp(options: TestAppOptions = {}) {
   };
 }
 export type TestApp = Awaited<ReturnType<typeof startTestApp>>;
+
+/** A TCP port free on the loopback right now (for servers that must listen on a known port). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}

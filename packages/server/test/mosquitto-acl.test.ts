@@ -10,21 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
-import { startTestApp, RAVI, type TestApp } from './harness.ts';
+import { freePort, startTestApp, RAVI, type TestApp } from './harness.ts';
 import { deviceFixtures } from './device-fixtures.ts';
 import { connectPhone } from './phone.ts';
 
 const PLUGIN = ['/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so', '/usr/lib/aarch64-linux-gnu/mosquitto_dynamic_security.so', '/usr/lib/mosquitto_dynamic_security.so'].find((p) => existsSync(p));
 const MOSQUITTO = ['/usr/sbin/mosquitto', '/usr/bin/mosquitto'].find((p) => existsSync(p));
 const available = Boolean(PLUGIN && MOSQUITTO && spawnSync('mosquitto_ctrl', ['--help']).status !== null);
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe.skipIf(!available)('Mosquitto with dynamic security', () => {
   let dir: string;

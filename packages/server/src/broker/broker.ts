@@ -42,10 +42,10 @@ export interface BrokerOptions {
   deviceAuth?: 'none' | 'dynsec';
 }
 
-const SERVER_USERNAME = 'kisht-server';
+export const SERVER_USERNAME = 'kisht-server';
 
 /** The server's own broker password, derived from the app secret so nothing extra has to be configured. */
-function serverPassword(secret: string): string {
+export function serverPassword(secret: string): string {
   return createHmac('sha256', secret).update('mqtt-server-credential').digest('base64url');
 }
 

@@ -1,5 +1,6 @@
 /** A labelled native select (the phone's own picker) with an error message tied to it. */
-import { useId, type ReactNode, type SelectHTMLAttributes } from 'react';
+import type { ReactNode, SelectHTMLAttributes } from 'react';
+import { Field } from './field.tsx';
 
 export interface SelectFieldProps extends SelectHTMLAttributes<HTMLSelectElement> {
   label: string;
@@ -9,31 +10,13 @@ export interface SelectFieldProps extends SelectHTMLAttributes<HTMLSelectElement
 }
 
 export function SelectField({ label, error, hint, id, className, children, ...select }: SelectFieldProps) {
-  const generated = useId();
-  const selectId = id ?? generated;
-  const errorId = `${selectId}-error`;
-  const hintId = `${selectId}-hint`;
-  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
   return (
-    <div className={`field${className ? ` ${className}` : ''}`}>
-      <label className="field__label" htmlFor={selectId}>
-        {label}
-      </label>
-      <div className={`field__control${error ? ' field__control--invalid' : ''}`}>
-        <select id={selectId} className="field__input field__select" aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...select}>
+    <Field label={label} error={error} hint={hint} id={id} className={className}>
+      {(control) => (
+        <select className="field__input field__select" {...control} {...select}>
           {children}
         </select>
-      </div>
-      {hint ? (
-        <p id={hintId} className="field__hint">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={errorId} className="field__error">
-          {error}
-        </p>
-      ) : null}
-    </div>
+      )}
+    </Field>
   );
 }
