@@ -12,7 +12,7 @@ import {
   PRODUCT_TYPE_LABEL_KEYS,
   PROVISIONING_LABEL_KEYS,
 } from '../labels.ts';
-import { INSTALMENT_STATUS_LABEL_KEYS } from '../ui/status-badges.tsx';
+import { COMMAND_STATE_LABEL_KEYS, EMI_ALERT_STATE_LABEL_KEYS, INSTALMENT_STATUS_LABEL_KEYS } from '../ui/status-badges.tsx';
 
 const EN = JSON.parse(readFileSync(new URL('../../../../locales/en.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 
@@ -30,6 +30,8 @@ const MAPS: Record<string, Record<string | number, string>> = {
   ID_TYPE_LABEL_KEYS,
   EDIT_ACTION_LABEL_KEYS,
   INSTALMENT_STATUS_LABEL_KEYS,
+  COMMAND_STATE_LABEL_KEYS,
+  EMI_ALERT_STATE_LABEL_KEYS,
 };
 
 describe('label keys built from codes', () => {

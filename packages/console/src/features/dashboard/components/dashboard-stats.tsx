@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { DashboardStats } from '@kisht/server/contract/dashboard';
 import { INSTALL_STATUS } from '@kisht/domain/constants';
-import { INSTALL_STATUS_LABEL_KEYS, type InstallStatus } from '@kisht/domain/customer-status';
+import { INSTALL_STATUS_LABEL_KEYS } from '@kisht/domain/customer-status';
 import { abbreviateNumber } from '@kisht/domain/format';
 import { formatRupees } from '@kisht/domain/money';
 import { Skeleton, SKELETON_LARGE, SKELETON_SMALL } from '../../../shared/ui/skeleton.tsx';
@@ -17,8 +17,7 @@ import { PRODUCT_TYPE_LABEL_KEYS } from '../../../shared/labels.ts';
 import { DASHBOARD_DAYS, useGetDashboardStatsQuery, useGetTotalOutstandingQuery } from '../api/dashboard-api.ts';
 import { collectedTotal, collectionPoints, countOfStatus, installedCount, keysLeftTotal, shortRupees } from '../hooks/dashboard-figures.ts';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
-
-const STATUS_TONE: Record<InstallStatus, BarItem['tone']> = { 0: 'neutral', 1: 'success', 2: 'warning', 3: 'danger', 4: 'danger', 5: 'info', 6: 'warning' };
+import { INSTALL_TONE } from '../../../shared/ui/status-badges.tsx';
 
 function StatCard({ label, value, detail, tone, to }: { label: string; value: string; detail?: ReactNode; tone?: 'danger' | 'warning'; to?: string }) {
   const body = (
@@ -108,7 +107,7 @@ export function DashboardStatsSection() {
     key: String(status),
     label: t(INSTALL_STATUS_LABEL_KEYS[status]),
     value: countOfStatus(stats, status),
-    tone: STATUS_TONE[status],
+    tone: INSTALL_TONE[status],
   }));
   return (
     <>

@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import type { DeviceCommand } from '@kisht/server/contract/devices';
 import { formatDateTime } from '@kisht/domain/format';
 import { mapLink, readResult, stateTimes, type ReportedLocation, type ReportedSim } from '../hooks/command-status.ts';
-import { COMMAND_ORIGIN_LABEL_KEYS, COMMAND_STATE_LABEL_KEYS, DEVICE_ACTION_LABEL_KEYS, stateTone } from '../hooks/device-labels.ts';
+import { CommandStateBadge, COMMAND_STATE_LABEL_KEYS } from '../../../shared/ui/status-badges.tsx';
+import { COMMAND_ORIGIN_LABEL_KEYS, DEVICE_ACTION_LABEL_KEYS } from '../hooks/device-labels.ts';
 
 export function LocationText({ location }: { location: ReportedLocation }) {
   const { t } = useTranslation();
@@ -56,7 +57,7 @@ function CommandItem({ command }: { command: DeviceCommand }) {
           {t(DEVICE_ACTION_LABEL_KEYS[command.type] ?? command.type)}
           {on ? ` (${on})` : ''}
         </strong>
-        <span className={`badge badge--${stateTone(command.state)}`}>{t(COMMAND_STATE_LABEL_KEYS[command.state] ?? command.state)}</span>
+        <CommandStateBadge state={command.state} />
       </div>
       <p className="muted small command-item__times">
         {stateTimes(command)

@@ -21,10 +21,10 @@ import { isApiFailure } from '../../../shared/api/api-failure.ts';
 import { useDebouncedValue } from '../../../shared/use-debounced-value.ts';
 import { selectAccessConfig, selectUserAccessConfig } from '../../../shared/config/config-api.ts';
 import { useAppSelector } from '../../../shared/state/hooks.ts';
+import { CommandStateBadge, COMMAND_STATE_LABEL_KEYS } from '../../../shared/ui/status-badges.tsx';
 import { bulkLockApi, useGetBatchQuery, useGetLockCandidatesInfiniteQuery, useRetryBatchMutation, useStartBatchMutation } from '../api/bulk-lock-api.ts';
 import { BATCH_POLL_MS, BATCH_STATES, batchBody, batchProgress, candidateLockStatus } from '../hooks/batch-progress.ts';
 import { isActionPermitted } from '../hooks/device-access.ts';
-import { COMMAND_STATE_LABEL_KEYS, stateTone } from '../hooks/device-labels.ts';
 
 type Action = 'lock' | 'unlock';
 type Mode = 'pick' | 'filter';
@@ -249,7 +249,7 @@ function BatchProgressView({ batchId, onNew }: { batchId: string; onNew: () => v
             return (
               <li key={`${item.customer_id}-${item.command_id ?? 'skipped'}`} className="outcome-row">
                 <span className="outcome-row__name">{item.name || `#${item.customer_id}`}</span>
-                <span className={`badge badge--${stateTone(item.state)}`}>{t(COMMAND_STATE_LABEL_KEYS[item.state] ?? item.state)}</span>
+                <CommandStateBadge state={item.state} />
                 {reason ? <span className="muted small outcome-row__reason">{reason}</span> : null}
               </li>
             );

@@ -1,14 +1,11 @@
-/** Translation keys of the device channel's codes: action names, command states, schedule states, command origins. */
+/**
+ * Translation keys of the device channel's codes: action names, schedule states, command origins.
+ * Command states (their keys and badge) are shared: shared/ui/status-badges.tsx.
+ */
 import { DEVICE_ACTIONS } from '@kisht/domain/device-actions';
-import { COMMAND_STATES } from './command-status.ts';
-import { BATCH_STATES } from './batch-progress.ts';
 
 export const DEVICE_ACTION_LABEL_KEYS: Record<string, string> = Object.fromEntries(
   [...DEVICE_ACTIONS, 'pin_change', 'unclaim'].map((action) => [action, `device.action.${action}`]),
-);
-
-export const COMMAND_STATE_LABEL_KEYS: Record<string, string> = Object.fromEntries(
-  [...new Set([...COMMAND_STATES, ...BATCH_STATES])].map((state) => [state, `device.state.${state}`]),
 );
 
 export const SCHEDULE_STATE_LABEL_KEYS: Record<string, string> = {
@@ -25,11 +22,3 @@ export const COMMAND_ORIGIN_LABEL_KEYS: Record<string, string> = {
   sim_change: 'device.origin.sim_change',
   dues: 'device.origin.dues',
 };
-
-/** Badge tone of a command or batch item state. */
-export function stateTone(state: string): 'neutral' | 'success' | 'warning' | 'danger' | 'info' {
-  if (state === 'done') return 'success';
-  if (state === 'failed') return 'danger';
-  if (state === 'expired' || state === 'skipped') return 'warning';
-  return 'info';
-}

@@ -5,6 +5,7 @@ import { formatDateTime } from '@kisht/domain/format';
 import { formatRupees } from '@kisht/domain/money';
 import { Dialog } from '../../../shared/ui/dialog.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';
+import { CommandStateBadge, EMI_ALERT_STATE_LABEL_KEYS } from '../../../shared/ui/status-badges.tsx';
 import { useGetEmiAlertsQuery, useGetPaymentsQuery, useSendEmiAlertMutation } from '../api/emi-edit-api.ts';
 
 const MESSAGE_MAX = 300;
@@ -64,9 +65,7 @@ export function AlertsSection({ customerId }: { customerId: number }) {
               <span>{formatDateTime(a.created_at)}</span>
               <span>
                 {formatRupees(a.amount_paise)}{' '}
-                <span className={`badge ${a.status === 'queued' ? 'badge--neutral' : 'badge--success'}`}>
-                  {t(`emiAlert.status.${a.status}`, { defaultValue: a.status })}
-                </span>
+                <CommandStateBadge state={a.status} labelKeys={EMI_ALERT_STATE_LABEL_KEYS} />
               </span>
             </li>
           ))}
