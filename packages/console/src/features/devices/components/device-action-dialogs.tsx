@@ -17,6 +17,7 @@ import { useCustomerOtp } from '../hooks/use-customer-otp.ts';
 import { CustomerOtpStep } from './customer-otp-step.tsx';
 import { DEVICE_ACTION_LABEL_KEYS } from '../hooks/device-labels.ts';
 import { ChoiceFormDialog } from '../../../shared/ui/form-dialog.tsx';
+import { emiAlertBody, useSendEmiAlertMutation } from '../../../shared/customers/emi-alert-api.ts';
 
 interface DialogProps {
   customerId: number;
@@ -166,10 +167,19 @@ function WallpaperDialog({ customerId, onClose }: DialogProps) {
 function EmiAlertDialog({ customerId, onClose }: DialogProps) {
   const { t } = useTranslation();
   const label = useActionLabel();
-  const { run, busy } = useSend(customerId, onClose);
+  // The EMI screen's path: the alert is recorded in its history and reaches the phone as a device command.
+  const [send, { isLoading: busy }] = useSendEmiAlertMutation();
   const [message, setMessage] = useState('');
+  async function submit() {
+    try {
+      await send(emiAlertBody(customerId, message)).unwrap();
+      onClose();
+    } catch {
+      // The base query has shown the reason; the dialog stays open to try again.
+    }
+  }
   return (
-    <ChoiceFormDialog title={label('emi_alert')} busy={busy} onClose={onClose} onSubmit={() => void run({ kind: 'emi_alert', message })} choices={[{ value: 'send', label: t('device.send') }]}>
+    <ChoiceFormDialog title={label('emi_alert')} busy={busy} onClose={onClose} onSubmit={() => void submit()} choices={[{ value: 'send', label: t('device.send') }]}>
       <p>{t('device.emiAlertExplain')}</p>
       <TextField label={t('common.optionalLabel', { label: t('device.emiAlertMessage') })} maxLength={300} value={message} onChange={(e) => setMessage(e.target.value)} />
     </ChoiceFormDialog>

@@ -1,5 +1,5 @@
-/** Changing a customer's schedule (edit or add an instalment, a penalty), EMI alerts to the device, and the payment history. */
-import type { AddInstalmentBody, Alert, AlertBody, EditInstalmentBody, EmiDetails, PaymentItem, PenaltyBody } from '@kisht/server/contract/emi';
+/** Changing a customer's schedule (edit or add an instalment, a penalty) and the payment history. EMI alerts: shared/customers/emi-alert-api.ts. */
+import type { AddInstalmentBody, EditInstalmentBody, EmiDetails, PaymentItem, PenaltyBody } from '@kisht/server/contract/emi';
 import { api } from '../../../shared/api/api.ts';
 import { tagsAfterScheduleEdit } from '../../../shared/api/cache-tags.ts';
 
@@ -20,15 +20,6 @@ export const emiEditApi = api.injectEndpoints({
       invalidatesTags: (_result, error, body) => (error ? [] : tagsAfterScheduleEdit(body.customer_id)),
       extraOptions: { successKey: 'emiEdit.saved' },
     }),
-    sendEmiAlert: build.mutation<Alert, AlertBody>({
-      query: (body) => ({ url: '/api/emi/send_emialert', method: 'POST', body }),
-      invalidatesTags: (_result, error, body) => (error ? [] : [{ type: 'Alerts', id: body.customer_id }]),
-      extraOptions: { successKey: 'emiAlert.sent' },
-    }),
-    getEmiAlerts: build.query<Alert[], number>({
-      query: (customerId) => ({ url: '/api/emi/emi_alerts', params: { customer_id: customerId } }),
-      providesTags: (_result, _error, customerId) => [{ type: 'Alerts', id: customerId }],
-    }),
     getPayments: build.query<PaymentItem[], number>({
       query: (customerId) => ({ url: '/api/emi/payments', params: { customer_id: customerId } }),
       providesTags: (_result, _error, customerId) => [{ type: 'Payments', id: customerId }],
@@ -40,7 +31,5 @@ export const {
   useUpdateInstalmentMutation,
   useAddInstalmentMutation,
   useSendPenaltyMutation,
-  useSendEmiAlertMutation,
-  useGetEmiAlertsQuery,
   useGetPaymentsQuery,
 } = emiEditApi;

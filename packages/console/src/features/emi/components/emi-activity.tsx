@@ -6,7 +6,8 @@ import { formatRupees } from '@kisht/domain/money';
 import { Dialog } from '../../../shared/ui/dialog.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';
 import { CommandStateBadge, EMI_ALERT_STATE_LABEL_KEYS } from '../../../shared/ui/status-badges.tsx';
-import { useGetEmiAlertsQuery, useGetPaymentsQuery, useSendEmiAlertMutation } from '../api/emi-edit-api.ts';
+import { emiAlertBody, useGetEmiAlertsQuery, useSendEmiAlertMutation } from '../../../shared/customers/emi-alert-api.ts';
+import { useGetPaymentsQuery } from '../api/emi-edit-api.ts';
 
 const MESSAGE_MAX = 300;
 
@@ -16,9 +17,8 @@ function SendAlertDialog({ customerId, onClose }: { customerId: number; onClose:
   const [send, { isLoading }] = useSendEmiAlertMutation();
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const text = message.trim();
     try {
-      await send({ customer_id: customerId, ...(text ? { message: text } : {}) }).unwrap();
+      await send(emiAlertBody(customerId, message)).unwrap();
       onClose();
     } catch {
       // The error toast already says what went wrong.
