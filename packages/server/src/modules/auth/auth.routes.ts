@@ -7,6 +7,7 @@ import {
   SendOtpToUserBody, SignedIn, SignupRequestBody, UserProfile, VerifyOtpBody,
 } from '../../contract/auth.ts';
 import { ok } from '../../shared/reply.ts';
+import { languageOf } from '../../shared/messages.ts';
 import { clientDetailsOf } from '../../shared/client-details.ts';
 import { authOf } from '../../plugins/route-config.ts';
 import { assertAccess, type AccessRequirement } from '../../plugins/access.ts';
@@ -29,7 +30,7 @@ export async function authRoutes(app: App, opts: { auth: AuthService; signups: S
   app.post('/api/auth/loginWithOtp', {
     config: publicRoute,
     schema: { tags, summary: 'Send a sign-in OTP to a mobile number', body: LoginWithOtpBody, response: { 200: Ok(OtpRequested), ...errors } },
-  }, async (request) => ok(request, await auth.requestLoginOtp(request.body.mobile, request.ip), 'OTP_SENT'));
+  }, async (request) => ok(request, await auth.requestLoginOtp(request.body.mobile, request.ip, languageOf(request.headers.cookie)), 'OTP_SENT'));
 
   app.post('/api/auth/verifyOtpAuth', {
     config: publicRoute,
@@ -39,12 +40,12 @@ export async function authRoutes(app: App, opts: { auth: AuthService; signups: S
   app.post('/api/auth/resend-otp', {
     config: publicRoute,
     schema: { tags, summary: 'Send a new code for an OTP request (throttled)', body: ResendOtpBody, response: { 200: Ok(OtpRequested), ...errors } },
-  }, async (request) => ok(request, await auth.resend(request.body.request_id, request.ip, request.auth?.userId ?? null), 'OTP_SENT'));
+  }, async (request) => ok(request, await auth.resend(request.body.request_id, request.ip, request.auth?.userId ?? null, languageOf(request.headers.cookie)), 'OTP_SENT'));
 
   app.post('/api/auth/forgot-password', {
     config: publicRoute,
     schema: { tags, summary: 'Send a FORGOT_PASSWORD OTP to reset the MPIN', body: ForgotPasswordBody, response: { 200: Ok(OtpRequested), ...errors } },
-  }, async (request) => ok(request, await auth.requestForgotOtp(request.body.mobile, request.ip), 'OTP_SENT'));
+  }, async (request) => ok(request, await auth.requestForgotOtp(request.body.mobile, request.ip, languageOf(request.headers.cookie)), 'OTP_SENT'));
 
   app.post('/api/auth/reset-password', {
     config: publicRoute,
@@ -59,7 +60,7 @@ export async function authRoutes(app: App, opts: { auth: AuthService; signups: S
   }, async (request) => {
     const caller = authOf(request);
     assertAccess(caller, CUSTOMER_OTP_ACCESS[request.body.purpose]);
-    return ok(request, await auth.requestCustomerOtp(request.body.purpose, request.body.mobile, request.ip, caller.userId), 'OTP_SENT');
+    return ok(request, await auth.requestCustomerOtp(request.body.purpose, request.body.mobile, request.ip, caller.userId, languageOf(request.headers.cookie)), 'OTP_SENT');
   });
 
   app.post('/api/auth/set-mpin', {

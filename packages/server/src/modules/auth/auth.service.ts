@@ -1,13 +1,15 @@
 /**
  * Sign-in rules: OTP requests and checks (LOGIN, FORGOT_PASSWORD, UNINSTALL, BYPASS_CODE), MPIN, sessions.
- * An OTP is six digits, lives ten minutes, works once, belongs to one request and one purpose, and dies
- * after five wrong tries (resends do not reset that count). Known and unknown numbers get the same answer.
+ * An OTP is six digits, lives limits.otpTtlSeconds (ten minutes by default), works once, belongs to one request
+ * and one purpose, and dies after five wrong tries (resends do not reset that count). Known and unknown numbers
+ * get the same answer. The SMS is in the language of whoever asks for it.
  */
 import { randomUUID } from 'node:crypto';
-import type { OtpPurpose } from '@kisht/domain/constants';
+import type { Language, OtpPurpose } from '@kisht/domain/constants';
 import type { Database, Queryable } from '../../db/database.ts';
 import type { Limits } from '../../config.ts';
 import { AppError } from '../../errors.ts';
+import { translate } from '../../shared/messages.ts';
 import type { SmsProvider } from '../../providers/sms/sms-provider.ts';
 import type { OtpRepository, OtpRow } from './otp.repository.ts';
 import type { UsersRepository, UserRow } from '../users/users.repository.ts';
@@ -28,12 +30,17 @@ export interface AuthServiceDeps {
   appName: string;
 }
 
-const SMS_TEXT: Record<OtpPurpose, (code: string, app: string) => string> = {
-  LOGIN: (code, app) => `${code} is your ${app} sign-in OTP. It is valid for 10 minutes. Do not share it with anyone.`,
-  FORGOT_PASSWORD: (code, app) => `${code} is your ${app} OTP to reset your MPIN. Valid for 10 minutes. Do not share it.`,
-  UNINSTALL: (code, app) => `${code} is the OTP to remove the ${app} app from your phone. Share it only with your retailer, in person.`,
-  BYPASS_CODE: (code, app) => `${code} is the OTP for a ${app} device bypass code. Share it only with your retailer.`,
+/** The OTP message in `lng` (locales sms.<PURPOSE>), with the lifetime the code really has. */
+const SMS_FALLBACK: Record<OtpPurpose, string> = {
+  LOGIN: '{{code}} is your {{app}} sign-in OTP. It is valid for {{minutes}} minutes. Do not share it with anyone.',
+  FORGOT_PASSWORD: '{{code}} is your {{app}} OTP to reset your MPIN. Valid for {{minutes}} minutes. Do not share it.',
+  UNINSTALL: '{{code}} is the OTP to remove the {{app}} app from your phone. Share it only with your retailer, in person.',
+  BYPASS_CODE: '{{code}} is the OTP for a {{app}} device bypass code. Share it only with your retailer.',
 };
+
+function smsText(purpose: OtpPurpose, lng: Language, code: string, app: string, ttlSeconds: number): string {
+  return translate(lng, `sms.${purpose}`, SMS_FALLBACK[purpose], { code, app, minutes: Math.max(1, Math.ceil(ttlSeconds / 60)) });
+}
 
 export function toProfile(user: UserRow): UserProfile {
   return {
@@ -79,7 +86,7 @@ export function createAuthService(deps: AuthServiceDeps) {
    * Creates an OTP request. `recipient` is the account the code belongs to; for an unknown number it is
    * null and no message goes out, but the request, its limits and the answer look exactly the same.
    */
-  async function issue(purpose: OtpPurpose, mobile: string, recipient: UserRow | null, ip: string | null, requestedBy: number | null) {
+  async function issue(purpose: OtpPurpose, mobile: string, recipient: UserRow | null, ip: string | null, requestedBy: number | null, lng: Language) {
     const id = randomUUID();
     const code = generateOtp();
     await db.transaction(async (tx) => {
@@ -88,7 +95,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       await otps.recordSend(id, mobile, ip, tx);
     });
     if (recipient || requestedBy !== null) {
-      await sms.send({ to: mobile, body: SMS_TEXT[purpose](code, deps.appName), purpose });
+      await sms.send({ to: mobile, body: smsText(purpose, lng, code, deps.appName, limits.otpTtlSeconds), purpose });
     }
     return requested(id);
   }
@@ -121,21 +128,26 @@ export function createAuthService(deps: AuthServiceDeps) {
   }
 
   return {
-    async requestLoginOtp(mobile: string, ip: string | null) {
-      return issue('LOGIN', mobile, await activeUser(mobile), ip, null);
+    /** `lng` is the caller's language (the console's choice); the SMS is written in it. */
+    async requestLoginOtp(mobile: string, ip: string | null, lng: Language) {
+      return issue('LOGIN', mobile, await activeUser(mobile), ip, null, lng);
     },
 
-    async requestForgotOtp(mobile: string, ip: string | null) {
-      return issue('FORGOT_PASSWORD', mobile, await activeUser(mobile), ip, null);
+    async requestForgotOtp(mobile: string, ip: string | null, lng: Language) {
+      return issue('FORGOT_PASSWORD', mobile, await activeUser(mobile), ip, null, lng);
     },
 
-    /** An OTP to a customer's phone for an uninstall or a bypass code; only the retailer who asked can check it. */
-    async requestCustomerOtp(purpose: 'UNINSTALL' | 'BYPASS_CODE', mobile: string, ip: string | null, requestedBy: number) {
-      return issue(purpose, mobile, null, ip, requestedBy);
+    /**
+     * An OTP to a customer's phone for an uninstall or a bypass code; only the retailer who asked can check it.
+     * Only the mobile is known here, so the SMS is in the requesting retailer's language (`lng`), who hands
+     * the phone over in person.
+     */
+    async requestCustomerOtp(purpose: 'UNINSTALL' | 'BYPASS_CODE', mobile: string, ip: string | null, requestedBy: number, lng: Language) {
+      return issue(purpose, mobile, null, ip, requestedBy, lng);
     },
 
-    /** A new code for the same request. A customer OTP can be resent only by the retailer who asked for it. */
-    async resend(requestId: string, ip: string | null, callerId: number | null): Promise<OtpRequested> {
+    /** A new code for the same request, in the asker's language (`lng`). A customer OTP can be resent only by the retailer who asked for it. */
+    async resend(requestId: string, ip: string | null, callerId: number | null, lng: Language): Promise<OtpRequested> {
       const code = generateOtp();
       const row = await db.transaction(async (tx) => {
         const found = await otps.findForUpdate(requestId, tx);
@@ -150,7 +162,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         return found;
       });
       if (row.user_id !== null || row.requested_by !== null) {
-        await sms.send({ to: row.mobile, body: SMS_TEXT[row.purpose](code, deps.appName), purpose: row.purpose });
+        await sms.send({ to: row.mobile, body: smsText(row.purpose, lng, code, deps.appName, limits.otpTtlSeconds), purpose: row.purpose });
       }
       return requested(row.id);
     },
