@@ -52,6 +52,8 @@ export interface CustomerRow extends NewCustomer {
   install_status: number;
   lock_status: number;
   allowed_actions: string[] | null;
+  /** The customer's language (a Language code) for what the phone shows and is sent; null: not set. */
+  language: string | null;
   created_at: Date;
 }
 
@@ -69,7 +71,7 @@ const PROFILE_COLUMNS = `c.id, c.org_id, c.account_id, c.retailer_id, c.first_na
   c.serial_number, c.provisioning_type, c.product_id, p.product_type, c.plan_id, c.financier_id, c.financier_reference,
   c.price_paise, c.down_payment_paise, c.processing_fee_paise, c.annual_rate_bps, c.interest_method, c.tenure_months,
   c.advance_emis, to_char(c.start_date, 'YYYY-MM-DD') AS start_date, to_char(c.first_due_date, 'YYYY-MM-DD') AS first_due_date,
-  c.emi_paise, c.install_status, c.lock_status, c.allowed_actions, c.created_at`;
+  c.emi_paise, c.install_status, c.lock_status, c.allowed_actions, c.language, c.created_at`;
 
 const EDITABLE_COLUMNS = [
   'first_name', 'last_name', 'mobile', 'alt_mobile', 'email', 'address', 'state_id', 'city_id', 'pincode', 'date_of_birth',

@@ -6,11 +6,13 @@
 import { allocatePayment } from '@kisht/domain/emi';
 import { addDays, daysBetween } from '@kisht/domain/calendar';
 import { todayInIndia } from '@kisht/domain/format';
+import { FALLBACK_LANGUAGE, isLanguage } from '@kisht/domain/constants';
 import type { Database, Queryable } from '../../db/database.ts';
 import { MAX_PAISE } from '../../contract/customers.ts';
 import type { CustomersRepository } from '../customers/customers.repository.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../errors.ts';
+import { translate } from '../../shared/messages.ts';
 import type { RequestAuth } from '../../plugins/route-config.ts';
 import type { AddInstalmentBody, Alert, AlertBody, EditInstalmentBody, EmiDetails, InstalmentView, Outstanding, PayManyBody, PayOneBody, PaymentItem, PenaltyBody, Receipt, ReverseBody, UpcomingCounts, UpcomingList, UpcomingQuery } from '../../contract/emi.ts';
 import type { CustomersService } from '../customers/customers.service.ts';
@@ -243,7 +245,8 @@ export function createEmiService(deps: EmiServiceDeps) {
     async sendAlert(caller: RequestAuth, body: AlertBody): Promise<Alert> {
       const customer = await customers.visible(caller, body.customer_id);
       const due = (await emi.instalments(customer.id)).filter((i) => owed(i) > 0 && i.due_date <= today()).reduce((s, i) => s + owed(i), 0);
-      const message = body.message ?? 'Your EMI is due. Please pay your retailer to keep using your phone without interruption.';
+      const message = body.message ?? translate(isLanguage(customer.language) ? customer.language : FALLBACK_LANGUAGE, 'emiAlert.defaultText',
+        'Your EMI is due. Please pay your retailer to keep using your phone without interruption.');
       const row = await emi.queueAlert({ customer_id: customer.id, account_id: caller.accountId, message, amount_paise: due, created_by: caller.userId });
       let status = row.status;
       if (deps.deliverAlert) {
