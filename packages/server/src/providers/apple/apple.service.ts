@@ -5,11 +5,12 @@
  * an MDM plist, and its answer moves the command forward like an MQTT phone's ack would.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { INSTALL_STATUS, PROVISIONING_TYPE } from '@kisht/domain/constants';
+import { FALLBACK_LANGUAGE, INSTALL_STATUS, isLanguage, PROVISIONING_TYPE } from '@kisht/domain/constants';
 import type { Database } from '../../db/database.ts';
 import { assertAccess } from '../../plugins/access.ts';
 import { accessFor } from '@kisht/domain/device-access';
 import { AppError } from '../../errors.ts';
+import { translate } from '../../shared/messages.ts';
 import type { RequestAuth } from '../../plugins/route-config.ts';
 import type { AppleDepDevice, AppleDetails, AppleQr, AppleSyncResult, AppleUpdateBody } from '../../contract/apple.ts';
 import type { CommandRow, DevicesRepository } from '../../modules/devices/devices.repository.ts';
@@ -175,7 +176,7 @@ export function createAppleService(deps: {
       mdmOn();
       const deviceId = randomUUID();
       const key = randomBytes(32).toString('base64url');
-      const orgName = await db.transaction(async (tx) => {
+      const { orgName, lng } = await db.transaction(async (tx) => {
         const taken = await devices.takeToken(sha256(token), tx);
         const customer = taken ? await deps.customerRows.findInAccount(taken.account_id, taken.customer_id, tx) : undefined;
         if (!customer || customer.provisioning_type !== PROVISIONING_TYPE.APPLE) throw new AppError('ENROLMENT_INVALID');
@@ -187,16 +188,20 @@ export function createAppleService(deps: {
         }, tx);
         await apple.createEnrolment(deviceId, sha256(key), tx);
         await devices.setLockStatus(customer.id, false, tx);
-        return (await tx.query<{ name: string }>('SELECT name FROM organizations WHERE id = $1', [customer.org_id])).rows[0]?.name ?? 'Device management';
+        // The profile's words are in the customer's language when the retailer set one.
+        const language = isLanguage(customer.language) ? customer.language : FALLBACK_LANGUAGE;
+        const name = (await tx.query<{ name: string }>('SELECT name FROM organizations WHERE id = $1', [customer.org_id])).rows[0]?.name;
+        return { orgName: name ?? translate(language, 'deviceLock.deviceManagement', 'Device management'), lng: language };
       });
       const profileId = enrolmentProfileId(settings.mdm);
       return toPlist({
         PayloadType: 'Configuration', PayloadVersion: 1, PayloadIdentifier: profileId, PayloadUUID: randomUUID().toUpperCase(),
-        PayloadDisplayName: `${orgName} device management`, PayloadOrganization: orgName, PayloadRemovalDisallowed: false,
-        PayloadDescription: 'Lets the financier lock this phone and locate it while the loan is open.',
+        PayloadDisplayName: translate(lng, 'deviceLock.profileName', '{{org}} device management', { org: orgName }), PayloadOrganization: orgName,
+        PayloadRemovalDisallowed: false,
+        PayloadDescription: translate(lng, 'deviceLock.profileDescription', 'Lets the financier lock this phone and locate it while the loan is open.'),
         PayloadContent: [{
           PayloadType: 'com.apple.mdm', PayloadVersion: 1, PayloadIdentifier: `${profileId}.payload`, PayloadUUID: randomUUID().toUpperCase(),
-          PayloadDisplayName: 'Device management', ServerURL: mdmUrl('connect', deviceId, key), CheckInURL: mdmUrl('checkin', deviceId, key),
+          PayloadDisplayName: translate(lng, 'deviceLock.deviceManagement', 'Device management'), ServerURL: mdmUrl('connect', deviceId, key), CheckInURL: mdmUrl('checkin', deviceId, key),
           Topic: settings.topic!, AccessRights: 8191, CheckOutWhenRemoved: true, SignMessage: true,
           ServerCapabilities: ['com.apple.mdm.bootstraptoken'],
           // The identity comes from a SCEP (or PKCS#12) payload with this UUID, added by the deployment's CA.

@@ -4,8 +4,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { formatRupees } from '@kisht/domain/money';
+import { FALLBACK_LANGUAGE, isLanguage, type Language } from '@kisht/domain/constants';
 import type { LockScreen, Sim } from '@kisht/protocol/messages';
 import { asDict, PlistData, toPlist, type PlistValue } from './plist.ts';
+import { translate } from '../../shared/messages.ts';
 
 export interface MdmSettings {
   /** Prefix of our profile identifiers (the enrolment profile and the restriction profiles). */
@@ -38,12 +40,20 @@ const RESTRICTIONS: Record<string, Record<string, boolean>> = {
 export const commandPlist = (commandId: string, command: Record<string, PlistValue | undefined>) =>
   toPlist({ CommandUUID: commandId, Command: command });
 
-/** The lock screen's words: the retailer's message, or what is due and whom to pay. */
+/** The language of a lock screen: the customer's when the retailer set one, else English. */
+export function screenLanguage(screen: LockScreen | undefined): Language {
+  const lng = screen?.language;
+  return isLanguage(lng) ? lng : FALLBACK_LANGUAGE;
+}
+
+/** The lock screen's words: the retailer's message, or what is due and whom to pay, in the screen's language. */
 export function lockMessage(screen: LockScreen | undefined): string {
-  if (!screen) return 'This phone is locked by its financier.';
+  if (!screen) return translate(FALLBACK_LANGUAGE, 'deviceLock.lockedByFinancier', 'This phone is locked by its financier.');
   if (screen.message) return screen.message;
-  const due = screen.amount_due > 0 ? `EMI due ${formatRupees(screen.amount_due)}. ` : '';
-  return `${due}Please contact ${screen.retailer_name} to unlock this phone.`;
+  const vars = { amount: formatRupees(screen.amount_due), retailer: screen.retailer_name };
+  return screen.amount_due > 0
+    ? translate(screenLanguage(screen), 'deviceLock.dueContactRetailer', 'EMI due {{amount}}. Please contact {{retailer}} to unlock this phone.', vars)
+    : translate(screenLanguage(screen), 'deviceLock.contactRetailer', 'Please contact {{retailer}} to unlock this phone.', vars);
 }
 
 function restrictionsProfile(settings: MdmSettings, action: string): Buffer {
