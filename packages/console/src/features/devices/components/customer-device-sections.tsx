@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CustomerDeviceSectionProps } from '../../../shared/customers/device-section.ts';
 import { LoadMore } from '../../../shared/ui/load-more.tsx';
+import { mergePages } from '../../../shared/api/paging.ts';
 import { Skeleton, SKELETON_SMALL } from '../../../shared/ui/skeleton.tsx';
 import { useGetSimChangesInfiniteQuery } from '../api/sim-changes-api.ts';
 import { DevicePanel } from './device-panel.tsx';
@@ -11,7 +12,7 @@ import { SimChangeItem } from './sim-change-item.tsx';
 function CustomerSimChanges({ customerId }: { customerId: number }) {
   const { t } = useTranslation();
   const { data, isLoading, isError, hasNextPage, isFetchingNextPage, fetchNextPage } = useGetSimChangesInfiniteQuery({ customer_id: customerId });
-  const items = useMemo(() => data?.pages.flatMap((page) => page.items) ?? [], [data]);
+  const { items } = useMemo(() => mergePages(data?.pages, (change) => change.id), [data]);
   return (
     <section className="card" aria-labelledby="customer-sim-changes-title">
       <h2 id="customer-sim-changes-title">{t('simChanges.customerTitle')}</h2>

@@ -6,6 +6,7 @@ import { Page } from '../../../shared/ui/page.tsx';
 import { LoadMore } from '../../../shared/ui/load-more.tsx';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 import { parseCustomerId } from '../../../shared/routes.ts';
+import { mergePages } from '../../../shared/api/paging.ts';
 import { useGetSimChangesInfiniteQuery } from '../api/sim-changes-api.ts';
 import { SimChangeItem } from './sim-change-item.tsx';
 
@@ -14,8 +15,7 @@ export function SimChangesScreen() {
   const [params] = useSearchParams();
   const customerId = parseCustomerId(params.get('customer_id'));
   const { data, isError, hasNextPage, isFetchingNextPage, fetchNextPage, refetch } = useGetSimChangesInfiniteQuery(customerId ? { customer_id: customerId } : {});
-  const items = useMemo(() => data?.pages.flatMap((page) => page.items) ?? [], [data]);
-  const total = data?.pages.at(-1)?.total ?? 0;
+  const { items, total } = useMemo(() => mergePages(data?.pages, (change) => change.id), [data]);
 
   return (
     <Page title={t('simChanges.title')}>
