@@ -13,6 +13,7 @@ export interface SubmitChoice {
 }
 
 export function ChoiceFormDialog({
+  open = true,
   title,
   busy,
   onClose,
@@ -20,6 +21,8 @@ export function ChoiceFormDialog({
   choices,
   children,
 }: {
+  /** Shown unless false (a dialog that keeps its state while hidden stays mounted with open false). */
+  open?: boolean;
   title: string;
   busy: boolean;
   onClose: () => void;
@@ -36,7 +39,7 @@ export function ChoiceFormDialog({
     chosen.current = null;
   }
   return (
-    <Dialog open title={title} onClose={onClose}>
+    <Dialog open={open} title={title} onClose={onClose}>
       <form className="form" noValidate onSubmit={submit}>
         {children}
         <div className="dialog__actions">
@@ -64,18 +67,21 @@ export function ChoiceFormDialog({
 }
 
 export interface FormDialogProps {
+  open?: boolean;
   title: string;
   busy: boolean;
   onClose: () => void;
   onSubmit: () => void;
+  /** The submit button's text; Save when left out. */
+  submitLabel?: string;
   children: ReactNode;
 }
 
-/** The common case: one Save button. */
-export function FormDialog({ title, busy, onClose, onSubmit, children }: FormDialogProps) {
+/** The common case: one submit button (Save unless named). */
+export function FormDialog({ open, title, busy, onClose, onSubmit, submitLabel, children }: FormDialogProps) {
   const { t } = useTranslation();
   return (
-    <ChoiceFormDialog title={title} busy={busy} onClose={onClose} onSubmit={() => onSubmit()} choices={[{ value: 'save', label: t('customerEdit.save') }]}>
+    <ChoiceFormDialog open={open} title={title} busy={busy} onClose={onClose} onSubmit={() => onSubmit()} choices={[{ value: 'save', label: submitLabel ?? t('customerEdit.save') }]}>
       {children}
     </ChoiceFormDialog>
   );

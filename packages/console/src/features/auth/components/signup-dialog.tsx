@@ -1,10 +1,10 @@
 /** A shop asks for an account; an operator approves it later. */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { COUNTRY_PREFIX } from '@kisht/domain/constants';
 import { isValidLocalMobile, withCountryPrefix } from '@kisht/domain/mobile';
 import type { SignupRequestBody } from '@kisht/server/contract/auth';
-import { Dialog } from '../../../shared/ui/dialog.tsx';
+import { FormDialog } from '../../../shared/ui/form-dialog.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';
 import { useSignupRequestMutation } from '../api/auth-api.ts';
 
@@ -31,8 +31,7 @@ export function SignupDialog({ open, onClose }: { open: boolean; onClose: () => 
     return found;
   }
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  async function submit() {
     const found = validate();
     setErrors(found);
     if (Object.keys(found).length > 0) return;
@@ -69,24 +68,14 @@ export function SignupDialog({ open, onClose }: { open: boolean; onClose: () => 
   );
 
   return (
-    <Dialog open={open} title={t('auth.signup.title')} onClose={onClose}>
+    <FormDialog open={open} title={t('auth.signup.title')} busy={isLoading} onClose={onClose} onSubmit={() => void submit()} submitLabel={t('auth.signup.submit')}>
       <p className="muted">{t('auth.signup.intro')}</p>
-      <form className="form" noValidate onSubmit={submit}>
-        {field('first_name', { autoComplete: 'given-name' })}
-        {field('last_name', { autoComplete: 'family-name' })}
-        {field('mobile', { prefix: COUNTRY_PREFIX, type: 'tel', inputMode: 'numeric', autoComplete: 'tel-national' })}
-        {field('shop_name', { autoComplete: 'organization' })}
-        {field('city', { autoComplete: 'address-level2' })}
-        {field('email', { type: 'email', autoComplete: 'email', hint: t('auth.signup.optional') })}
-        <div className="dialog__actions">
-          <button type="button" className="button button--secondary" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" className="button button--primary" disabled={isLoading}>
-            {t('auth.signup.submit')}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+      {field('first_name', { autoComplete: 'given-name' })}
+      {field('last_name', { autoComplete: 'family-name' })}
+      {field('mobile', { prefix: COUNTRY_PREFIX, type: 'tel', inputMode: 'numeric', autoComplete: 'tel-national' })}
+      {field('shop_name', { autoComplete: 'organization' })}
+      {field('city', { autoComplete: 'address-level2' })}
+      {field('email', { type: 'email', autoComplete: 'email', hint: t('auth.signup.optional') })}
+    </FormDialog>
   );
 }

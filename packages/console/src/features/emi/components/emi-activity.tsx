@@ -1,9 +1,9 @@
 /** The view EMI screen's lower part: send an EMI alert to the device, the alerts sent, and the payments (each reopens its receipt). */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@kisht/domain/format';
 import { formatRupees } from '@kisht/domain/money';
-import { Dialog } from '../../../shared/ui/dialog.tsx';
+import { FormDialog } from '../../../shared/ui/form-dialog.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';
 import { CommandStateBadge, EMI_ALERT_STATE_LABEL_KEYS } from '../../../shared/ui/status-badges.tsx';
 import { emiAlertBody, useGetEmiAlertsQuery, useSendEmiAlertMutation } from '../../../shared/customers/emi-alert-api.ts';
@@ -15,8 +15,7 @@ function SendAlertDialog({ customerId, onClose }: { customerId: number; onClose:
   const { t } = useTranslation();
   const [message, setMessage] = useState('');
   const [send, { isLoading }] = useSendEmiAlertMutation();
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  async function submit() {
     try {
       await send(emiAlertBody(customerId, message)).unwrap();
       onClose();
@@ -25,25 +24,15 @@ function SendAlertDialog({ customerId, onClose }: { customerId: number; onClose:
     }
   }
   return (
-    <Dialog open title={t('emiAlert.send')} onClose={onClose}>
-      <form className="form" noValidate onSubmit={submit}>
-        <p>{t('emiAlert.confirm')}</p>
-        <TextField
-          label={t('common.optionalLabel', { label: t('emiAlert.message') })}
-          maxLength={MESSAGE_MAX}
-          value={message}
-          onChange={(event) => setMessage(event.target.value)}
-        />
-        <div className="dialog__actions">
-          <button type="button" className="button button--secondary" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" className="button button--primary" disabled={isLoading}>
-            {t('emiAlert.send')}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog title={t('emiAlert.send')} busy={isLoading} onClose={onClose} onSubmit={() => void submit()} submitLabel={t('emiAlert.send')}>
+      <p>{t('emiAlert.confirm')}</p>
+      <TextField
+        label={t('common.optionalLabel', { label: t('emiAlert.message') })}
+        maxLength={MESSAGE_MAX}
+        value={message}
+        onChange={(event) => setMessage(event.target.value)}
+      />
+    </FormDialog>
   );
 }
 

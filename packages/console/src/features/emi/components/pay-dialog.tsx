@@ -1,10 +1,10 @@
 /** Records a payment: one instalment (in full or part) or several at once, with the method and an optional reference. */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { InstalmentView, Receipt } from '@kisht/server/contract/emi';
 import { formatDate } from '@kisht/domain/format';
 import { formatRupees } from '@kisht/domain/money';
-import { Dialog } from '../../../shared/ui/dialog.tsx';
+import { FormDialog } from '../../../shared/ui/form-dialog.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';
 import { SelectField } from '../../../shared/ui/select-field.tsx';
 import { PAYMENT_METHODS, type PaymentMethod } from '../../../shared/payment-methods.ts';
@@ -30,8 +30,7 @@ export function PayDialog({ customerId, target, onClose, onPaid }: { customerId:
   // One key per opened dialog: a retry after a lost answer returns the first receipt, never a second payment.
   const [idempotencyKey] = useState(() => crypto.randomUUID());
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  async function submit() {
     const ref = reference.trim() || undefined;
     try {
       let receipt: Receipt;
@@ -53,58 +52,48 @@ export function PayDialog({ customerId, target, onClose, onPaid }: { customerId:
 
   const title = target.kind === 'one' ? t('emi.pay.titleOne', { number: target.instalment.number }) : t('emi.pay.titleMany', { count: target.instalments.length });
   return (
-    <Dialog open title={title} onClose={onClose}>
-      <form className="form" noValidate onSubmit={submit}>
-        {target.kind === 'many' ? (
-          <ul className="pay-summary">
-            {target.instalments.map((i) => (
-              <li key={i.id}>
-                <span>{t('emi.pay.instalmentLine', { number: i.number, date: formatDate(i.due_date) })}</span>
-                <span>{formatRupees(i.outstanding_paise)}</span>
-              </li>
-            ))}
-            <li className="pay-summary__total">
-              <span>{t('emi.pay.total')}</span>
-              <span>{formatRupees(due)}</span>
+    <FormDialog title={title} busy={busy} onClose={onClose} onSubmit={() => void submit()} submitLabel={t('emi.pay.confirm')}>
+      {target.kind === 'many' ? (
+        <ul className="pay-summary">
+          {target.instalments.map((i) => (
+            <li key={i.id}>
+              <span>{t('emi.pay.instalmentLine', { number: i.number, date: formatDate(i.due_date) })}</span>
+              <span>{formatRupees(i.outstanding_paise)}</span>
             </li>
-          </ul>
-        ) : (
-          <TextField
-            label={t('emi.pay.amount')}
-            prefix="₹"
-            inputMode="decimal"
-            value={amount}
-            error={amountError}
-            hint={t('emi.pay.amountHint', { amount: formatRupees(due) })}
-            onChange={(event) => {
-              setAmount(event.target.value);
-              if (amountError) setAmountError(null);
-            }}
-          />
-        )}
-        <SelectField label={t('emi.pay.method')} value={method} onChange={(event) => setMethod(event.target.value as PaymentMethod)}>
-          {PAYMENT_METHODS.map((m) => (
-            <option key={m} value={m}>
-              {t(PAYMENT_METHOD_LABEL_KEYS[m])}
-            </option>
           ))}
-        </SelectField>
+          <li className="pay-summary__total">
+            <span>{t('emi.pay.total')}</span>
+            <span>{formatRupees(due)}</span>
+          </li>
+        </ul>
+      ) : (
         <TextField
-          label={t('emi.pay.reference')}
-          hint={t('emi.pay.referenceHint')}
-          maxLength={REFERENCE_MAX}
-          value={reference}
-          onChange={(event) => setReference(event.target.value)}
+          label={t('emi.pay.amount')}
+          prefix="₹"
+          inputMode="decimal"
+          value={amount}
+          error={amountError}
+          hint={t('emi.pay.amountHint', { amount: formatRupees(due) })}
+          onChange={(event) => {
+            setAmount(event.target.value);
+            if (amountError) setAmountError(null);
+          }}
         />
-        <div className="dialog__actions">
-          <button type="button" className="button button--secondary" onClick={onClose}>
-            {t('common.cancel')}
-          </button>
-          <button type="submit" className="button button--primary" disabled={busy}>
-            {t('emi.pay.confirm')}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+      )}
+      <SelectField label={t('emi.pay.method')} value={method} onChange={(event) => setMethod(event.target.value as PaymentMethod)}>
+        {PAYMENT_METHODS.map((m) => (
+          <option key={m} value={m}>
+            {t(PAYMENT_METHOD_LABEL_KEYS[m])}
+          </option>
+        ))}
+      </SelectField>
+      <TextField
+        label={t('emi.pay.reference')}
+        hint={t('emi.pay.referenceHint')}
+        maxLength={REFERENCE_MAX}
+        value={reference}
+        onChange={(event) => setReference(event.target.value)}
+      />
+    </FormDialog>
   );
 }
