@@ -16,7 +16,12 @@ export function resolveSecret(config: Config): string {
   return secret;
 }
 
+/** A key for one purpose, derived from the app secret and the purpose's label. */
+export function deriveKey(secret: string, label: string): Buffer {
+  return createHmac('sha256', secret).update(label).digest();
+}
+
 /** The key the operator CLI presents to the running server's local endpoint. */
 export function operatorKey(secret: string): string {
-  return createHmac('sha256', secret).update('operator-endpoint').digest('hex');
+  return deriveKey(secret, 'operator-endpoint').toString('hex');
 }

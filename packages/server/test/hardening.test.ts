@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmmAuthSession } from '@kisht/domain/emm-auth';
 import { startTestApp, RAVI, SUNITA, ARJUN, type TestApp } from './harness.ts';
-import { signAccessToken, deriveKey } from '../src/modules/auth/secrets.ts';
+import { signAccessToken } from '../src/modules/auth/secrets.ts';
+import { deriveKey } from '../src/secret.ts';
 import { runOperatorCommand } from '../src/modules/operator/operator.service.ts';
 import { operatorKey } from '../src/secret.ts';
 

@@ -6,7 +6,7 @@
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
-import { createHmac } from 'node:crypto';
+import { deriveKey } from '../secret.ts';
 import { Aedes } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
 import { commandTopic, deviceIdOf, eventTopic } from '@kisht/protocol/topics';
@@ -46,7 +46,7 @@ export const SERVER_USERNAME = 'kisht-server';
 
 /** The server's own broker password, derived from the app secret so nothing extra has to be configured. */
 export function serverPassword(secret: string): string {
-  return createHmac('sha256', secret).update('mqtt-server-credential').digest('base64url');
+  return deriveKey(secret, 'mqtt-server-credential').toString('base64url');
 }
 
 function connectClient(url: string, options: mqtt.IClientOptions): Promise<MqttClient> {

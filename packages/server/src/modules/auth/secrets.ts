@@ -5,10 +5,6 @@ import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 
 const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number }) => Promise<Buffer>;
 
-export function deriveKey(secret: string, label: string): Buffer {
-  return createHmac('sha256', secret).update(label).digest();
-}
-
 export function generateOtp(): string {
   return String(randomInt(0, 1_000_000)).padStart(6, '0');
 }
