@@ -39,7 +39,7 @@ const server = startChild(new URL('./device-server.ts', import.meta.url));
 const ready = await server.next<{ api: number; mqtt: string; driver: string; sweepSeconds: number; mobile: string }>('ready');
 const base = `http://127.0.0.1:${ready.api}`;
 
-/** One JSON request without a client-side timeout: the bulk POST answers only once every command is published. */
+/** One JSON request without a client-side timeout: the bulk POST answers once every command is written (10,000 take a while). */
 async function api<T>(method: 'GET' | 'POST', path: string, body?: unknown, token?: string): Promise<T> {
   const headers: Record<string, string> = { 'x-emm-auth-session': await createEmmAuthSession(path, APP_ORG_ID), 'x-auth-platform': 'mobile' };
   if (token) headers.authorization = `Bearer ${token}`;

@@ -6,17 +6,18 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import mqtt from 'mqtt';
-import { commandTopic } from '@kisht/protocol/topics';
+import { commandTopic, eventTopic } from '@kisht/protocol/topics';
 import { buildApp } from '../packages/server/src/app.ts';
+import { PUBLISH_IN_FLIGHT } from '../packages/server/src/modules/devices/command-channel.ts';
 import { serverPassword, SERVER_USERNAME } from '../packages/server/src/broker/broker.ts';
 import { seedDemo, DEMO_USERS } from '../packages/server/src/db/seed.ts';
 import { seedCustomers } from './seed-customers.ts';
 import { collectGarbage, serveParent, tellParent } from './ipc.ts';
 import { benchServerConfig, percentile } from './lib.ts';
 
-const EVENTS = 'kisht/v1/d/+/evt';
-/** publishAll in devices.service.ts keeps this many publishes waiting for their PUBACK; the baseline does the same. */
-const RAW_IN_FLIGHT = 32;
+const EVENTS = eventTopic('+');
+/** The bulk publish keeps this many publishes waiting for their PUBACK; the baseline does the same. */
+const RAW_IN_FLIGHT = PUBLISH_IN_FLIGHT;
 /** About the size of a sealed lock command (the body JSON inside the envelope, lock screen and all). */
 const RAW_PAYLOAD_BYTES = 640;
 
@@ -46,7 +47,7 @@ serveParent({
   async seed({ phones }: { phones: number }) {
     const started = performance.now();
     const ravi = (await db.query<{ id: number }>('SELECT id FROM users WHERE mobile = $1', [DEMO_USERS[0].mobile])).rows[0]!.id;
-    const product = (await db.query<{ id: number }>('SELECT id FROM products WHERE org_id = 23 AND product_type = 0 ORDER BY id LIMIT 1')).rows[0]!.id;
+    const product = (await db.query<{ id: number }>('SELECT id FROM products WHERE org_id = $1 AND product_type = 0 ORDER BY id LIMIT 1', [config.APP_ORG_ID])).rows[0]!.id;
     const before = (await db.query<{ n: number }>('SELECT coalesce(max(id), 0)::int AS n FROM customers')).rows[0]!.n;
     await seedCustomers(db, ravi, product, phones, 5000);
     // seedCustomers spreads statuses like a live book; every one of these must be waiting for its phone.

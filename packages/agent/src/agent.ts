@@ -7,6 +7,7 @@
 import { EventEmitter } from 'node:events';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { seal, unseal } from '@kisht/protocol/signing';
+import { SIM_TRACKING_COMMANDS } from '@kisht/domain/device-actions';
 import { acceptOfflineCode, CODE_ATTEMPTS, lockoutSeconds, type CodePurpose } from '@kisht/protocol/offline-codes';
 import {
   RELEASE_ACTIONS, TOGGLE_ACTIONS, type CheckInBody, type CheckInReply, type CommandMessage, type CommandResult,
@@ -468,9 +469,9 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
       case 'sim_tracking_online':
       case 'sim_tracking_offline': {
         const command = String(payload.command ?? '');
-        const expected = type === 'sim_tracking_online' ? ['SIMTRACKINGON', 'SIMTRACKINGOFF'] : ['SIMTRACKINGOFFLINEON', 'SIMTRACKINGOFFLINEOFF'];
-        if (!expected.includes(command)) throw new CommandFailure('bad_payload');
-        screen.simTracking[type === 'sim_tracking_online' ? 'online' : 'offline'] = command === expected[0];
+        const { on, off } = SIM_TRACKING_COMMANDS[type];
+        if (command !== on && command !== off) throw new CommandFailure('bad_payload');
+        screen.simTracking[type === 'sim_tracking_online' ? 'online' : 'offline'] = command === on;
         break;
       }
       case 'wallpaper':

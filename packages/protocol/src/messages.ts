@@ -5,8 +5,6 @@
  */
 import type { DeviceAction } from '@kisht/domain/device-actions';
 
-export const PROTOCOL_VERSION = 1;
-
 /** Every command a phone may receive: the spec's device actions plus PIN change and release. */
 export type CommandType = DeviceAction | 'pin_change' | 'unclaim';
 

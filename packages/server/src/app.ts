@@ -33,7 +33,6 @@ import { createEmmSeenRepository } from './modules/security/emm-seen.repository.
 import { createSmsOutboxRepository } from './modules/dev/sms-outbox.repository.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createSignupsService } from './modules/users/signups.service.ts';
-import { deriveKey } from './modules/auth/secrets.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.ts';
 import { configRoutes } from './modules/config/config.routes.ts';
@@ -55,7 +54,7 @@ import { createDashboardRepository } from './modules/dashboard/dashboard.reposit
 import { createDevicesRepository } from './modules/devices/devices.repository.ts';
 import { createDevicesService } from './modules/devices/devices.service.ts';
 import { devicesRoutes } from './modules/devices/devices.routes.ts';
-import { commandTopic } from '@kisht/protocol/topics';
+import { commandTopic, eventTopic } from '@kisht/protocol/topics';
 import { createDevicePolicies } from './modules/devices/device-policies.ts';
 import { startRepeating, withTimeout } from './shared/repeat.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
@@ -63,7 +62,7 @@ import { createDuesRepository } from './modules/dues/dues.repository.ts';
 import { createDuesService, startDuesScheduler } from './modules/dues/dues.service.ts';
 import { createDocumentsService } from './modules/documents/documents.service.ts';
 import { documentsRoutes } from './modules/documents/documents.routes.ts';
-import { operatorKey } from './secret.ts';
+import { deriveKey, operatorKey } from './secret.ts';
 import { createAppleProvider } from './providers/apple/apple-provider.ts';
 import { appleRoutes } from './providers/apple/apple.routes.ts';
 import { createAmapiProvider } from './providers/amapi/amapi-provider.ts';
@@ -125,7 +124,7 @@ export async function buildApp(config: Config, deps: AppDeps) {
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-          emm: { type: 'apiKey', in: 'header', name: 'X-EMM-Auth-Session', description: 'iv:ciphertext (hex) of the timestamp, AES-CBC, key from the path and organisation; anti-replay, not a secret' },
+          emm: { type: 'apiKey', in: 'header', name: EMM_AUTH_HEADER, description: 'iv:ciphertext (hex) of the timestamp, AES-CBC, key from the path and organisation; anti-replay, not a secret' },
         },
       },
       security: [{ emm: [] }],
@@ -156,9 +155,11 @@ export async function buildApp(config: Config, deps: AppDeps) {
   await app.register(customersRoutes, { customers });
   await app.register(dashboardRoutes, { dashboard: createDashboardRepository(db), catalogue });
   const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
-  const apple = await createAppleProvider(config, { db, customers, customerRows: customersRepository, publicUrl, log: (message, error) => app.log.warn({ err: error }, message) });
+  const warn = (message: string, error?: unknown) => app.log.warn({ err: error }, message);
+  const devicesRepository = createDevicesRepository(db);
+  const apple = await createAppleProvider(config, { db, customers, customerRows: customersRepository, publicUrl, log: warn });
   const devicesService = createDevicesService({
-    db, devices: createDevicesRepository(db), customers, customerRows: customersRepository, auth, ...(broker.accounts ? { accounts: broker.accounts } : {}),
+    db, devices: devicesRepository, customers, customerRows: customersRepository, auth, ...(broker.accounts ? { accounts: broker.accounts } : {}),
     agent: {
       publicUrl,
       mqttUrl: config.MQTT_PUBLIC_URL ?? config.MQTT_URL ?? broker.status().url.replace('0.0.0.0', new URL(publicUrl).hostname),
@@ -175,22 +176,22 @@ export async function buildApp(config: Config, deps: AppDeps) {
       if (!broker.client.connected) throw new Error('the broker is not connected');
       await withTimeout(broker.client.publishAsync(commandTopic(device.id), sealed, { qos: 1 }), 10_000, 'the broker did not acknowledge the command');
     },
-    log: (message, error) => app.log.warn({ err: error }, message),
+    log: warn,
   });
   // Phones report on their own event topics; one shared subscription carries them to the service.
-  await broker.client.subscribeAsync('kisht/v1/d/+/evt', { qos: 1 });
+  await broker.client.subscribeAsync(eventTopic('+'), { qos: 1 });
   broker.client.on('message', (topic, payload) => {
     devicesService.onDeviceEvent(topic, payload.toString()).catch((error: unknown) => app.log.error({ err: error }, 'device event failed'));
   });
   await app.register(devicesRoutes, { devices: devicesService });
   apple.attach(devicesService.channel);
   await app.register(appleRoutes, { apple, devices: devicesService });
-  const amapi = createAmapiProvider(config, { db, customers, publicUrl, log: (message, error) => app.log.warn({ err: error }, message) });
+  const amapi = createAmapiProvider(config, { db, customers, publicUrl, log: warn });
   await app.register(amapiRoutes, { amapi });
   // generate_emm_code answers AMAPI customers with the Android Management API's QR.
   devicesService.amapiQr = (caller, customerId) => amapi.qr(caller, customerId);
   broker.allowDevices?.((deviceId, password) => devicesService.checkCredentials(deviceId, password));
-  const policies = createDevicePolicies({ db, devices: createDevicesRepository(db), channel: devicesService.channel, lockScreen: devicesService.lockScreen });
+  const policies = createDevicePolicies({ db, devices: devicesRepository, channel: devicesService.channel, lockScreen: devicesService.lockScreen });
   const deviceWork = async () => {
     await devicesService.channel.sweep();
     await devicesService.runSchedules();

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { INSTALL_STATUS } from '@kisht/domain/constants';
-import type { CheckInBody, CheckInReply, CommandMessage, DeviceEvent, LockScreen, OfflineLogEntry, Sim } from '@kisht/protocol/messages';
+import { RELEASE_ACTIONS, type CheckInBody, type CheckInReply, type CommandMessage, type DeviceEvent, type LockScreen, type OfflineLogEntry, type Sim } from '@kisht/protocol/messages';
 import { seal, unseal } from '@kisht/protocol/signing';
 import { deviceIdOfEventTopic } from '@kisht/protocol/topics';
 import type { Database, Queryable } from '../../db/database.ts';
@@ -27,9 +27,11 @@ export interface IssueRequest {
 }
 
 export const DEFAULT_TTL_MINUTES = 7 * 24 * 60;
+/** Publishes a bulk batch keeps waiting for the broker's acknowledgement at once. */
+export const PUBLISH_IN_FLIGHT = 64;
 // A self-lock is the phone's own precaution, not the retailer's lock: reaching the server lifts it (unless the server wants the phone locked).
 const LOCKING_LOG = new Set(['code_lock']);
-const RELEASING = new Set(['uninstall', 'uninstall_antitheft', 'unclaim']);
+const RELEASING = new Set<string>(RELEASE_ACTIONS);
 const UNLOCKING_LOG = new Set(['code_unlock', 'code_ouc', 'code_bypass']);
 
 export function toMessage(row: CommandRow): CommandMessage {
@@ -193,7 +195,7 @@ export function createCommandChannel(deps: {
     },
 
     /** Publishes many written commands (a bulk batch), a few devices at a time, each device's in seq order; marks them sent in one statement. */
-    async publishMany(items: { device: DeviceRow; row: CommandRow }[], inFlight = 64): Promise<void> {
+    async publishMany(items: { device: DeviceRow; row: CommandRow }[], inFlight = PUBLISH_IN_FLIGHT): Promise<void> {
       const queued = await devices.queuedUpTo(items.map((i) => i.device.id));
       const earlier = new Map<string, CommandRow[]>();
       for (const c of queued) earlier.set(c.device_id, [...(earlier.get(c.device_id) ?? []), c]);
@@ -277,7 +279,7 @@ export function createCommandChannel(deps: {
       const lastLockCommand = await devices.openLockCommand(device.id);
       const locked = lastLockCommand ? lastLockCommand.type === 'lock' : customer.lock_status === 1;
       // Commands the phone has not acknowledged yet count as sent once they go out with this answer.
-      for (const row of open) if (row.state === 'queued') await devices.advance(device.id, row.id, 'sent', undefined);
+      await devices.markSent(open.filter((row) => row.state === 'queued').map((row) => row.id));
       return {
         desired: { locked, lock_screen: locked ? await deps.lockScreen(device.customer_id) : null },
         commands: open.map((row) => seal(device.offline_secret, toMessage(row))),

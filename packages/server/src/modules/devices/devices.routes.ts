@@ -6,7 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type, type Static, type TSchema } from 'typebox';
 import { SIM_TRACKING_COMMANDS } from '@kisht/domain/device-actions';
-import { TOGGLE_ACTIONS, type OfflineLogEntry } from '@kisht/protocol/messages';
+import { ONE_SHOT_ACTIONS, TOGGLE_ACTIONS, type OfflineLogEntry } from '@kisht/protocol/messages';
 import type { App } from '../../shared/types.ts';
 import { ErrorReply, Ok } from '../../contract/envelope.ts';
 import {
@@ -55,7 +55,7 @@ export async function devicesRoutes(app: App, opts: { devices: DevicesService })
   retailerPost('/api/device/sim_tracking', `SIM tracking: ${Object.values(SIM_TRACKING_COMMANDS).flatMap((c) => Object.values(c)).join(', ')}`, SimTrackingBody, DeviceCommand, (r) => devices.simTracking(authOf(r), r.body.customer_id, r.body.command));
   retailerPost('/api/device/wallpaper', 'Wallpaper alert and policy: a text shown as an alert or as the wallpaper', WallpaperBody, DeviceCommand, (r) => devices.wallpaper(authOf(r), r.body.customer_id, r.body.text, r.body.policy));
   retailerPost('/api/device/emi_alert', 'EMI alert on the phone (the message and what is due now)', EmiAlertBody, DeviceCommand, (r) => devices.emiAlert(authOf(r), r.body.customer_id, r.body.message));
-  for (const action of ['fetch_location', 'reboot', 'sim_info', 'miui_permission', 'install_apple_onemodapp'] as const) {
+  for (const action of ONE_SHOT_ACTIONS) {
     retailerPost(`/api/device/${action}`, `${action.replaceAll('_', ' ')} (the result comes with the phone's report)`, CommandBody, DeviceCommand, (r) => devices.once(authOf(r), r.body.customer_id, action));
   }
   for (const action of ['uninstall', 'uninstall_antitheft'] as const) {
