@@ -82,6 +82,13 @@ export function createDevicesRepository(db: Queryable) {
       const res = await db.query<{ mqtt_password_hash: string }>('SELECT mqtt_password_hash FROM devices WHERE id = $1 AND active', [deviceId]);
       return res.rows[0]?.mqtt_password_hash ?? null;
     },
+    /** An active device with its stored password hash, for device endpoints (one read). */
+    async withPasswordHash(deviceId: string): Promise<{ device: DeviceRow; mqtt_password_hash: string } | undefined> {
+      const row = (await db.query<DeviceRow & { mqtt_password_hash: string }>(`SELECT ${DEVICE_COLUMNS}, mqtt_password_hash FROM devices WHERE id = $1 AND active`, [deviceId])).rows[0];
+      if (!row) return undefined;
+      const { mqtt_password_hash, ...device } = row;
+      return { device, mqtt_password_hash };
+    },
     async activeDevice(customerId: number, q: Queryable = db): Promise<DeviceRow | undefined> {
       return (await q.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM devices WHERE customer_id = $1 AND active`, [customerId])).rows[0];
     },

@@ -8,7 +8,7 @@ import { isDeviceActionAllowed, offeredActions, offeredPlanActions, SIM_TRACKING
 import { INSTALL_STATUS, PROVISIONING_TYPE } from '@kisht/domain/constants';
 import { HOTP_LOOK_AHEAD, offlineCode, oucCode, oucStep, OUC_STEP_SECONDS } from '@kisht/protocol/offline-codes';
 import type { CheckInBody, LockScreen, OfflineLogEntry, Sim } from '@kisht/protocol/messages';
-import { commandTopic, deviceUsername, eventTopic } from '@kisht/protocol/topics';
+import { commandTopic, deviceIdOf, deviceUsername, eventTopic } from '@kisht/protocol/topics';
 import { assertAccess } from '../../plugins/access.ts';
 import { accessFor } from '@kisht/domain/device-access';
 import type { Database, Queryable } from '../../db/database.ts';
@@ -37,6 +37,9 @@ export interface AgentSettings {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const BATCH_CHUNK = 200;
+const isDeviceId = (id: string) => deviceIdOf(id) !== null;
+/** The broker password is a random 32-byte secret, stored as its SHA-256. */
+const samePassword = (password: string, storedHash: string) => timingSafeEqual(Buffer.from(sha256(password), 'hex'), Buffer.from(storedHash, 'hex'));
 const BATCH_ITEMS = 500;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -465,8 +468,9 @@ export function createDevicesService(deps: {
       const match = /^Basic ([A-Za-z0-9+/=]+)$/.exec(header ?? '');
       if (!match) return null;
       const [username, password] = Buffer.from(match[1]!, 'base64').toString().split(':', 2);
-      if (!username || !password || !(await this.checkCredentials(username, password))) return null;
-      return (await devices.device(username)) ?? null;
+      if (!username || !password || !isDeviceId(username)) return null;
+      const found = await devices.withPasswordHash(username);
+      return found && samePassword(password, found.mqtt_password_hash) ? found.device : null;
     },
     checkIn: (device: DeviceRow, body: CheckInBody) => channel.checkIn(device, body),
     uploadLog: (device: DeviceRow, entries: OfflineLogEntry[]) => channel.uploadLog(device, entries),
@@ -474,11 +478,9 @@ export function createDevicesService(deps: {
 
     /** For the broker and device endpoints: whether these are the credentials of an active device. */
     async checkCredentials(deviceId: string, password: string): Promise<boolean> {
-      if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(deviceId)) return false;
+      if (!isDeviceId(deviceId)) return false;
       const stored = await devices.passwordHash(deviceId);
-      if (!stored) return false;
-      const given = Buffer.from(sha256(password), 'hex');
-      return timingSafeEqual(given, Buffer.from(stored, 'hex'));
+      return stored !== null && samePassword(password, stored);
     },
   };
 
