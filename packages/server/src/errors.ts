@@ -74,6 +74,5 @@ export class AppError extends Error {
   }
 }
 
-export const errorStatus = (code: ErrorCode) => STATUS[code];
 /** The English message; the error handler swaps in the caller's language. */
 export const errorMessage = (code: ErrorCode) => translate('en', `errors.${code}`, code);

@@ -43,10 +43,6 @@ class PgliteDatabase implements Database {
       }),
     );
   }
-  /** Several statements in one string (migrations). */
-  exec(sql: string) {
-    return this.db.exec(sql);
-  }
   close() {
     return this.db.close();
   }

@@ -26,10 +26,6 @@ export function createLicensesRepository(db: Queryable) {
       await q.query('INSERT INTO license_ledger (user_id, product_type, change, reason) VALUES ($1, $2, $3, $4)', [userId, productType, count, reason]);
       return res.rows[0]!.balance;
     },
-    async balance(userId: number, productType: number): Promise<number> {
-      const res = await db.query<{ balance: number }>('SELECT balance FROM license_balances WHERE user_id = $1 AND product_type = $2', [userId, productType]);
-      return res.rows[0]?.balance ?? 0;
-    },
   };
 }
 export type LicensesRepository = ReturnType<typeof createLicensesRepository>;
