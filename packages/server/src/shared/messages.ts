@@ -13,11 +13,13 @@ type Dictionary = Record<string, unknown>;
 export const SUCCESS_MESSAGES = ['OTP_SENT', 'SIGNED_IN', 'MPIN_SET', 'MPIN_VERIFIED', 'MPIN_RESET', 'LOGGED_OUT', 'SESSION_ENDED', 'SESSIONS_ENDED', 'SIGNUP_REQUESTED', 'CUSTOMER_CREATED', 'PAYMENT_RECORDED', 'PAYMENT_REVERSED', 'DOCUMENT_SAVED', 'PENALTY_ADDED', 'EMI_UPDATED', 'ALERT_QUEUED', 'CUSTOMER_UPDATED', 'COMMAND_SENT', 'SCHEDULED', 'SCHEDULE_CANCELLED', 'BATCH_STARTED', 'OK'] as const;
 export type SuccessMessage = (typeof SUCCESS_MESSAGES)[number];
 
-function readDictionaries(): Map<Language, Dictionary> {
-  const map = new Map<Language, Dictionary>();
+/** Each language's file as served and as read here, loaded once at start (the files change only with a deploy). */
+function readDictionaries(): Map<Language, { text: string; dict: Dictionary }> {
+  const map = new Map<Language, { text: string; dict: Dictionary }>();
   for (const lng of LANGUAGES) {
     try {
-      map.set(lng, JSON.parse(readFileSync(path.join(localesDir, `${lng}.json`), 'utf8')) as Dictionary);
+      const text = readFileSync(path.join(localesDir, `${lng}.json`), 'utf8');
+      map.set(lng, { text, dict: JSON.parse(text) as Dictionary });
     } catch {
       // a missing dictionary falls back to English; the locales test fails the build for it
     }
@@ -25,7 +27,13 @@ function readDictionaries(): Map<Language, Dictionary> {
   return map;
 }
 
-const dictionaries = readDictionaries();
+const files = readDictionaries();
+const dictionaries = new Map([...files].map(([lng, file]) => [lng, file.dict]));
+
+/** The JSON text of a language's dictionary, as the console fetches it; undefined for other names. */
+export function dictionaryText(lng: string): string | undefined {
+  return isLanguage(lng) ? files.get(lng)?.text : undefined;
+}
 
 function lookup(dict: Dictionary | undefined, key: string): string | undefined {
   let node: unknown = dict;
