@@ -51,8 +51,3 @@ export const EDIT_ACTION_LABEL_KEYS: Record<EditAction, string> = {
   EMM_QR_CODE: 'editAction.emmQrCode',
   CHECK_STATUS: 'editAction.checkStatus',
 };
-
-/** A label key for a code, or null for a code the console does not know yet (shown as the raw code). */
-export function labelKeyOf(map: Record<string | number, string>, code: string | number): string | null {
-  return map[code] ?? null;
-}

@@ -33,8 +33,7 @@ export const configApi = api.injectEndpoints({
 export const { useGetOrgAppConfigQuery, useGetAppConfigsQuery, useGetAccessConfigQuery, useGetUserAccessQuery } =
   configApi;
 
-// The specification's org_config, app_config, accessConfig and userAccessConfig, as selectors over the cache.
-export const selectOrgConfig = (state: RootState) => configApi.endpoints.getOrgAppConfig.select()(state).data;
+// The specification's app_config, accessConfig and userAccessConfig, as selectors over the cache.
 export const selectAppConfig = (state: RootState) => configApi.endpoints.getAppConfigs.select()(state).data;
 export const selectFeatures = createSelector(selectAppConfig, (config) => config?.features ?? DEFAULT_ORG_FEATURES);
 /** Lock access (lock, unlock, read, uninstall); the defaults until the server answers. */

@@ -59,7 +59,6 @@ export const CalendarIcon = () => (
     <path {...stroke} d="M4 10h16M9 3v4M15 3v4" />
   </Icon>
 );
-export const ChevronIcon = () => <Icon><path {...stroke} d="M9 5l7 7-7 7" /></Icon>;
 export const LockIcon = () => (
   <Icon>
     <rect {...stroke} x="5" y="11" width="14" height="10" rx="2" />
