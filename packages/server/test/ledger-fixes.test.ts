@@ -48,6 +48,12 @@ describe('payments', () => {
     expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200]);
     expect(new Set(answers.map((r) => r.json().data.payment_id)).size).toBe(1);
     expect((await emis(ravi, c.id)).totals.paid_paise).toBe(50_000);
+    // The same key for another customer is refused: no other customer's receipt, nothing paid.
+    const other = await enrol(ravi);
+    const reused = await t.post('/api/emi/multiple_emi_paid', { ...body, customer_id: other.id }, { token: ravi });
+    expect(reused.statusCode).toBe(400);
+    expect(reused.json().details).toEqual([expect.objectContaining({ field: 'idempotency_key' })]);
+    expect((await emis(ravi, other.id)).totals.paid_paise).toBe(0);
   });
 
   it('keep on their receipt what was owed at that moment', async () => {

@@ -86,10 +86,14 @@ export function createEmiService(deps: EmiServiceDeps) {
     idempotencyKey: string | undefined,
   ): Promise<Receipt> {
     const customer = await customers.visible(caller, customerId);
-    if (idempotencyKey) {
-      const earlier = await emi.paymentByKey(caller.accountId, idempotencyKey);
-      if (earlier) return receipt(caller, earlier.id);
-    }
+    /** A key names one payment of one customer: the same key for another customer is refused, not answered with that receipt. */
+    const sameKeyEarlier = async (): Promise<number | undefined> => {
+      const earlier = idempotencyKey ? await emi.paymentByKey(caller.accountId, idempotencyKey) : undefined;
+      if (earlier && earlier.customer_id !== customer.id) throw new AppError('VALIDATION_FAILED', { details: [{ field: 'idempotency_key', message: 'was used for another payment', rule: 'invalid' }] });
+      return earlier?.id;
+    };
+    const repeated = await sameKeyEarlier();
+    if (repeated) return receipt(caller, repeated);
     const paymentId = await db
       .transaction(async (tx) => {
         await customerRows.lock(customer.id, tx);
@@ -108,8 +112,8 @@ export function createEmiService(deps: EmiServiceDeps) {
       })
       .catch(async (error: unknown) => {
         // Two requests with the same key at once: the second loses the unique index and gets the first's receipt.
-        const earlier = idempotencyKey && isUniqueViolation(error) ? await emi.paymentByKey(caller.accountId, idempotencyKey) : undefined;
-        if (earlier) return earlier.id;
+        const earlier = isUniqueViolation(error) ? await sameKeyEarlier() : undefined;
+        if (earlier) return earlier;
         throw error;
       });
     return receipt(caller, paymentId);
