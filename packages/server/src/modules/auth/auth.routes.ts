@@ -10,17 +10,15 @@ import { ok } from '../../shared/reply.ts';
 import { languageOf } from '../../shared/messages.ts';
 import { clientDetailsOf } from '../../shared/client-details.ts';
 import { authOf } from '../../plugins/route-config.ts';
-import { assertAccess, type AccessRequirement } from '../../plugins/access.ts';
+import { assertAccess } from '../../plugins/access.ts';
+import { accessFor } from '@kisht/domain/device-access';
 import type { AuthService } from './auth.service.ts';
 import type { SignupsService } from '../users/signups.service.ts';
 
 const errors = { 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 429: ErrorReply, 511: ErrorReply };
 
-/** A customer OTP starts an uninstall or an unlock, so it needs the switches of that action. */
-const CUSTOMER_OTP_ACCESS: Record<'UNINSTALL' | 'BYPASS_CODE', AccessRequirement> = {
-  UNINSTALL: { userAccess: ['unistall'], lockAccess: ['uninstall'] },
-  BYPASS_CODE: { userAccess: ['lock_unlock'], lockAccess: ['unlock'] },
-};
+/** A customer OTP starts an uninstall or an unlock (bypass code), so it needs the switches of that action. */
+const CUSTOMER_OTP_ACTION = { UNINSTALL: 'uninstall', BYPASS_CODE: 'unlock' } as const;
 const tags = ['auth'];
 
 export async function authRoutes(app: App, opts: { auth: AuthService; signups: SignupsService }) {
@@ -59,7 +57,7 @@ export async function authRoutes(app: App, opts: { auth: AuthService; signups: S
     schema: { tags, summary: "Send an UNINSTALL or BYPASS_CODE OTP to a customer's phone", security: [{ bearer: [] }], body: SendOtpToUserBody, response: { 200: Ok(OtpRequested), ...errors } },
   }, async (request) => {
     const caller = authOf(request);
-    assertAccess(caller, CUSTOMER_OTP_ACCESS[request.body.purpose]);
+    assertAccess(caller, accessFor(CUSTOMER_OTP_ACTION[request.body.purpose]));
     return ok(request, await auth.requestCustomerOtp(request.body.purpose, request.body.mobile, request.ip, caller.userId, languageOf(request.headers.cookie)), 'OTP_SENT');
   });
 
