@@ -6,16 +6,11 @@ import { COUNTRY_PREFIX } from '@kisht/domain/constants';
 import { isValidLocalMobile, withCountryPrefix } from '@kisht/domain/mobile';
 import { TextField } from '../../../shared/ui/text-field.tsx';
 import { ROUTES } from '../../../shared/routes.ts';
+import { localMobile } from '../../../shared/customers/field-input.ts';
 import { useLoginWithOtpMutation } from '../api/auth-api.ts';
 import { savePendingOtp } from '../hooks/otp-request.ts';
 import { AuthFrame } from './auth-frame.tsx';
 import { SignupDialog } from './signup-dialog.tsx';
-
-/** Keeps the ten local digits of what was typed or pasted ("+91 98765 43210" too). */
-export function localDigits(value: string): string {
-  const digits = value.replace(/\D/g, '');
-  return digits.length > 10 ? digits.slice(-10) : digits;
-}
 
 export function LoginScreen() {
   const { t } = useTranslation();
@@ -54,7 +49,7 @@ export function LoginScreen() {
           value={mobile}
           error={error}
           onChange={(event) => {
-            setMobile(localDigits(event.target.value));
+            setMobile(localMobile(event.target.value));
             if (error) setError(null);
           }}
         />

@@ -12,6 +12,7 @@ import { useAppDispatch } from '../../../shared/state/hooks.ts';
 import { sessionUnlocked } from '../../../shared/state/session-slice.ts';
 import { useSignOut } from '../../../shared/auth/use-sign-out.ts';
 import { ROUTES, safeNextPath } from '../../../shared/routes.ts';
+import { digitsOnly } from '../../../shared/customers/field-input.ts';
 import {
   useForgotPasswordMutation,
   useResetPasswordMutation,
@@ -31,7 +32,7 @@ function initialMode(requested: unknown): Mode {
   return readStored('mpin') === '1' ? 'enter' : 'set';
 }
 
-const digitsOnly = (value: string) => value.replace(/\D/g, '').slice(0, 4);
+const MPIN_LENGTH = 4;
 
 export function MpinScreen() {
   const { t } = useTranslation();
@@ -151,7 +152,7 @@ export function MpinScreen() {
           className="field--code"
           value={mpin}
           error={errors.mpin}
-          onChange={(event) => setMpin(digitsOnly(event.target.value))}
+          onChange={(event) => setMpin(digitsOnly(event.target.value, MPIN_LENGTH))}
         />
         {mode !== 'enter' ? (
           <TextField
@@ -164,7 +165,7 @@ export function MpinScreen() {
             className="field--code"
             value={confirm}
             error={errors.confirm}
-            onChange={(event) => setConfirm(digitsOnly(event.target.value))}
+            onChange={(event) => setConfirm(digitsOnly(event.target.value, MPIN_LENGTH))}
           />
         ) : null}
         {attemptsLeft !== null ? (
