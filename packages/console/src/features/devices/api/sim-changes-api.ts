@@ -1,11 +1,11 @@
 /** SIM changes the phones reported, newest first, a page at a time: the whole network or one customer. */
-import type { SimChangeList } from '@kisht/server/contract/devices';
+import type { SimChange } from '@kisht/server/contract/devices';
 import { api } from '../../../shared/api/api.ts';
-import { nextPageParam, PAGE_SIZE } from '../../../shared/api/paging.ts';
+import { nextPageParam, PAGE_SIZE, type Paged } from '../../../shared/api/paging.ts';
 
 export const simChangesApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getSimChanges: build.infiniteQuery<SimChangeList, { customer_id?: number }, number>({
+    getSimChanges: build.infiniteQuery<Paged<SimChange>, { customer_id?: number }, number>({
       infiniteQueryOptions: {
         initialPageParam: 1,
         getNextPageParam: (lastPage, allPages) => nextPageParam(lastPage, allPages),
