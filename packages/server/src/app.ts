@@ -189,7 +189,7 @@ export async function buildApp(config: Config, deps: AppDeps) {
   const amapi = createAmapiProvider(config, { db, customers, publicUrl, log: warn });
   await app.register(amapiRoutes, { amapi });
   // generate_emm_code answers AMAPI customers with the Android Management API's QR.
-  devicesService.amapiQr = (caller, customerId) => amapi.qr(caller, customerId);
+  devicesService.amapiQr = (caller, customer) => amapi.qrFor(customer);
   broker.allowDevices?.((deviceId, password) => devicesService.checkCredentials(deviceId, password));
   const policies = createDevicePolicies({ db, devices: devicesRepository, channel: devicesService.channel, lockScreen: devicesService.lockScreen });
   const deviceWork = async () => {

@@ -185,6 +185,21 @@ describe('uninstall and unclaim', () => {
   });
 });
 
+describe('enrolment channels', () => {
+  it('give each provisioning type its own way in, and none once the loan has ended', async () => {
+    const linkfl = await f.customer({ provisioning_type: 2 });
+    const link = await t.get(`/api/customer/get_deep_link?customer_id=${linkfl.id}`, { token: ravi });
+    expect(link.statusCode, link.body).toBe(200);
+    expect(link.json().data.link).toMatch(/^kisht:\/\/enrol\?server=.+&token=[A-Za-z0-9_-]{43}$/);
+    expect((await t.get(`/api/customer/generate_emm_code?customer_id=${linkfl.id}`, { token: ravi })).json().code).toBe('WRONG_ENROLMENT_CHANNEL');
+    const dpc = await f.customer();
+    expect((await t.get(`/api/customer/get_deep_link?customer_id=${dpc.id}`, { token: ravi })).json().code).toBe('WRONG_ENROLMENT_CHANNEL');
+    await t.db.query('UPDATE customers SET install_status = 5 WHERE id = ANY($1::int[])', [[linkfl.id, dpc.id]]);
+    expect((await t.get(`/api/customer/get_deep_link?customer_id=${linkfl.id}`, { token: ravi })).json().code).toBe('ENROLMENT_CLOSED');
+    expect((await t.get(`/api/customer/generate_emm_code?customer_id=${dpc.id}`, { token: ravi })).json().code).toBe('ENROLMENT_CLOSED');
+  });
+});
+
 describe("another network's customers", () => {
   it('are not found on any device endpoint', async () => {
     const { customer: c, phone } = await f.phone();

@@ -3,7 +3,7 @@
  * specification with its checks (switches, section 6 and plan rule, OTPs), offline codes, schedules, bulk
  * lock/unlock, SIM changes and the device panel. The phone's side is the command channel.
  */
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { isDeviceActionAllowed, offeredActions, offeredPlanActions, SIM_TRACKING_COMMANDS, type DeviceAction, type ProvisioningType } from '@kisht/domain/device-actions';
 import { INSTALL_STATUS, PROVISIONING_TYPE } from '@kisht/domain/constants';
 import { HOTP_LOOK_AHEAD, offlineCode, oucCode, oucStep, OUC_STEP_SECONDS } from '@kisht/protocol/offline-codes';
@@ -23,6 +23,7 @@ import type { AuthService } from '../auth/auth.service.ts';
 import type { CommandRow, DeviceRow, DevicesRepository } from './devices.repository.ts';
 import { createCommandChannel, DEFAULT_TTL_MINUTES, type Transport } from './command-channel.ts';
 import type { DeviceAccounts } from '../../broker/dynsec.ts';
+import { issueEnrolmentToken, sha256 } from './enrolment.ts';
 
 export interface AgentSettings {
   publicUrl: string;
@@ -35,7 +36,6 @@ export interface AgentSettings {
   checkInSeconds: number;
 }
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const BATCH_CHUNK = 200;
 const isDeviceId = (id: string) => deviceIdOf(id) !== null;
 /** The broker password is a random 32-byte secret, stored as its SHA-256. */
@@ -144,17 +144,14 @@ export function createDevicesService(deps: {
     channel,
     lockScreen,
     /** Set by the AMAPI provider when it is configured: the enrolment QR for AMAPI customers. */
-    amapiQr: undefined as ((caller: RequestAuth, customerId: number) => Promise<EmmCode>) | undefined,
+    amapiQr: undefined as ((caller: RequestAuth, customer: CustomerRow) => Promise<EmmCode>) | undefined,
 
     /** generate_emm_code: a fresh single-use token inside the Android Enterprise provisioning payload. */
     async emmCode(caller: RequestAuth, customerId: number): Promise<EmmCode> {
       const customer = await deps.customers.visible(caller, customerId);
-      if (![0, 1, 2, 6].includes(customer.install_status)) throw new AppError('ENROLMENT_CLOSED');
       // AMAPI phones get the Android Management API's enrolment QR; Apple and LINKFL have their own links.
-      if (customer.provisioning_type === PROVISIONING_TYPE.AMAPI && this.amapiQr) return this.amapiQr(caller, customer.id);
-      if (customer.provisioning_type !== PROVISIONING_TYPE.DPC) throw new AppError('WRONG_ENROLMENT_CHANNEL');
-      const token = randomBytes(32).toString('base64url');
-      const expires = await devices.createToken({ token_hash: sha256(token), customer_id: customer.id, account_id: caller.accountId, created_by: caller.userId, ttl_hours: agent.tokenTtlHours });
+      if (customer.provisioning_type === PROVISIONING_TYPE.AMAPI && this.amapiQr) return this.amapiQr(caller, customer);
+      const { token, expires } = await issueEnrolmentToken(devices, caller, customer, PROVISIONING_TYPE.DPC, agent.tokenTtlHours);
       const payload = {
         'android.app.extra.PROVISIONING_DEVICE_ADMIN_COMPONENT_NAME': agent.component,
         'android.app.extra.PROVISIONING_DEVICE_ADMIN_PACKAGE_DOWNLOAD_LOCATION': agent.apkUrl,
@@ -168,9 +165,7 @@ export function createDevicesService(deps: {
     /** get_deep_link: the LINKFL enrolment link (the app opens it and enrols with the token). */
     async deepLink(caller: RequestAuth, customerId: number): Promise<DeepLink> {
       const customer = await deps.customers.visible(caller, customerId);
-      if (customer.provisioning_type !== PROVISIONING_TYPE.LINKFL) throw new AppError('WRONG_ENROLMENT_CHANNEL');
-      const token = randomBytes(32).toString('base64url');
-      const expires = await devices.createToken({ token_hash: sha256(token), customer_id: customer.id, account_id: caller.accountId, created_by: caller.userId, ttl_hours: agent.tokenTtlHours });
+      const { token, expires } = await issueEnrolmentToken(devices, caller, customer, PROVISIONING_TYPE.LINKFL, agent.tokenTtlHours);
       return { customer_id: customer.id, link: `kisht://enrol?${new URLSearchParams({ server: agent.publicUrl, token }).toString()}`, expires_at: expires.toISOString() };
     },
 

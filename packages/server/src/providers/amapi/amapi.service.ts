@@ -14,6 +14,8 @@ import type { AmapiCallbackQuery, AmapiEnterprise, OauthUrl } from '../../contra
 import type { CustomersService } from '../../modules/customers/customers.service.ts';
 import { AmapiError, type AmapiClient } from './amapi-client.ts';
 import type { AmapiRepository } from './amapi.repository.ts';
+import { assertEnrolable } from '../../modules/devices/enrolment.ts';
+import type { CustomerRow } from '../../modules/customers/customers.repository.ts';
 
 export interface AmapiSettings {
   projectId: string | null;
@@ -78,10 +80,13 @@ export function createAmapiService(deps: { db: Database; amapi: AmapiRepository;
 
     /** The enrolment QR for an AMAPI customer: a one-time enrollment token of the organisation's enterprise. */
     async qr(caller: RequestAuth, customerId: number): Promise<EmmCode> {
-      const customer = await deps.customers.visible(caller, customerId);
+      return this.qrFor(await deps.customers.visible(caller, customerId));
+    },
+
+    /** The same, for a customer the caller was already allowed to see (generate_emm_code hands AMAPI customers here). */
+    async qrFor(customer: CustomerRow): Promise<EmmCode> {
       const { client } = configured();
-      if (customer.provisioning_type !== PROVISIONING_TYPE.AMAPI) throw new AppError('WRONG_ENROLMENT_CHANNEL');
-      if (![0, 1, 2, 6].includes(customer.install_status)) throw new AppError('ENROLMENT_CLOSED');
+      assertEnrolable(customer, PROVISIONING_TYPE.AMAPI);
       const enterprise = await amapi.enterprise(customer.org_id);
       if (!enterprise) throw new AppError('AMAPI_NOT_LINKED');
       const token = await vendor('enrollmentTokens.create', () => client.createEnrollmentToken(enterprise, {
