@@ -7,7 +7,7 @@ import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, RAVI, MEENA, type TestApp } from './harness.ts';
+import { startTestApp, RAVI, MEENA, SUNITA, type TestApp } from './harness.ts';
 import { deviceFixtures } from './device-fixtures.ts';
 import { asDict, parsePlist, PlistData, toPlist, type PlistValue } from '../src/providers/apple/plist.ts';
 
@@ -321,6 +321,10 @@ describe('Apple Business Manager', () => {
     await t.db.query(`UPDATE customers SET serial_number = 'DEPSERIAL003' WHERE id = $1`, [c.id]);
     const linked = await t.post('/api/apple/update', { serial_number: 'DEPSERIAL003', customer_id: c.id }, { token: ravi });
     expect(linked.statusCode, linked.body).toBe(200);
+    // A mini-retailer of the same network cannot move or unlink a device of a customer that is not theirs.
+    const sunita = (await t.signIn(SUNITA)).token;
+    expect((await t.post('/api/apple/update', { serial_number: 'DEPSERIAL003', customer_id: null }, { token: sunita })).statusCode).toBe(404);
+    expect((await t.db.query<{ customer_id: number }>(`SELECT customer_id FROM apple_devices WHERE serial_number = 'DEPSERIAL003'`)).rows[0]!.customer_id).toBe(c.id);
     expect(linked.json().data).toMatchObject({ serial_number: 'DEPSERIAL003', customer_id: c.id });
 
     const again = await t.post('/api/apple/sync', undefined, { token: ravi });

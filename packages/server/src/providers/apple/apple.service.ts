@@ -4,7 +4,7 @@
  * "publishing" means a push that wakes it, after which it connects to /mdm/connect and takes the command as
  * an MDM plist, and its answer moves the command forward like an MQTT phone's ack would.
  */
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { FALLBACK_LANGUAGE, INSTALL_STATUS, isLanguage, PROVISIONING_TYPE } from '@kisht/domain/constants';
 import type { Database } from '../../db/database.ts';
 import { assertAccess } from '../../plugins/access.ts';
@@ -22,6 +22,7 @@ import { VendorError, type DepClient } from './dep-client.ts';
 import { buildMdmCommand, commandPlist, enrolmentProfileId, errorOf, resultOf, type MdmSettings } from './mdm-commands.ts';
 import { asDict, parsePlist, PlistData, PlistError, toPlist, type PlistValue } from './plist.ts';
 import type { AppleDeviceRow, AppleRepository, EnrolmentRow } from './apple.repository.ts';
+import { issueEnrolmentToken, sha256 } from '../../modules/devices/enrolment.ts';
 
 export interface AppleSettings {
   publicUrl: string;
@@ -37,7 +38,6 @@ export interface MdmReply {
   body: string;
 }
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const EMPTY: MdmReply = { status: 200, body: '' };
 const REFUSED: MdmReply = { status: 401, body: '' };
@@ -283,10 +283,7 @@ export function createAppleService(deps: {
     async qr(caller: RequestAuth, customerId: number): Promise<AppleQr> {
       const customer = await deps.customers.visible(caller, customerId);
       mdmOn();
-      if (customer.provisioning_type !== PROVISIONING_TYPE.APPLE) throw new AppError('ACTION_NOT_ALLOWED');
-      if (![0, 1, 2, 6].includes(customer.install_status)) throw new AppError('NOTHING_DUE');
-      const token = randomBytes(32).toString('base64url');
-      const expires = await devices.createToken({ token_hash: sha256(token), customer_id: customer.id, account_id: caller.accountId, created_by: caller.userId, ttl_hours: settings.tokenTtlHours });
+      const { token, expires } = await issueEnrolmentToken(devices, caller, customer, PROVISIONING_TYPE.APPLE, settings.tokenTtlHours);
       const url = `${settings.publicUrl}/mdm/enroll?${new URLSearchParams({ token }).toString()}`;
       return { customer_id: customer.id, expires_at: expires.toISOString(), enrol_url: url, qr_payload: url };
     },
@@ -353,8 +350,12 @@ export function createAppleService(deps: {
       depOf();
       const customer = body.customer_id === null ? null : await deps.customers.visible(caller, body.customer_id);
       if (customer && customer.provisioning_type !== PROVISIONING_TYPE.APPLE) throw new AppError('ACTION_NOT_ALLOWED');
+      // A device linked to a customer the caller may not see (a mini-retailer and another retailer's customer) is not theirs to move.
+      const before = await apple.depDevice(body.serial_number);
+      if (before?.customer_id != null && before.account_id === caller.accountId) await deps.customers.visible(caller, before.customer_id);
       await db.transaction(async (tx) => {
         const row = await apple.depDevice(body.serial_number, tx, true);
+        if (row && row.customer_id !== (before?.customer_id ?? null)) throw new AppError('NOT_FOUND');
         // Another network's device looks like no device at all.
         if (!row || (row.account_id !== null && row.account_id !== caller.accountId)) throw new AppError('NOT_FOUND');
         if (!customer && row.account_id === null) throw new AppError('NOT_FOUND');
