@@ -1,7 +1,7 @@
 /** Every error the API answers with: a stable code (also the console's translation key) and an HTTP status. */
 import type { ErrorCode } from './contract/envelope.ts';
 import { HTTP_SESSION_INVALID } from '@kisht/domain/constants';
-import { translate } from './shared/messages.ts';
+import { translate, type ValidationRule } from './shared/messages.ts';
 
 /** HTTP status of each code. The words are in packages/locales (errors.<CODE>), English as the fallback. */
 const STATUS: Record<ErrorCode, number> = {
@@ -49,7 +49,7 @@ const STATUS: Record<ErrorCode, number> = {
 
 export interface AppErrorExtras {
   /** Field problems; `rule` names the translation (validation.<rule>) of the message. */
-  details?: { field: string; message: string; rule?: string }[];
+  details?: { field: string; message: string; rule?: ValidationRule }[];
   retry_after_seconds?: number;
   attempts_left?: number;
 }
