@@ -238,6 +238,19 @@ describe('a crash between commit and publish', () => {
   });
 });
 
+describe('a phone enrolled again', () => {
+  it("replaces the earlier one: its credentials stop working and its open commands end", async () => {
+    const { customer: c, device, phone } = await f.phone();
+    await phone.close();
+    await t.post('/api/device/camera_lock', { customer_id: c.id, on: true }, { token: ravi });
+    const again = await f.enrolDevice({ token: await f.qrToken(c.id), imei1: c.imei1 });
+    expect(again.statusCode, again.body).toBe(200);
+    expect((await f.commands(c.id))[0]).toMatchObject({ type: 'camera_lock', state: 'expired' });
+    expect((await f.checkIn(device, {})).statusCode).toBe(401);
+    expect((await f.checkIn(again.json().data, {})).statusCode).toBe(200);
+  });
+});
+
 describe('expiry', () => {
   it('marks old commands expired and stops offering them at check-in', async () => {
     const { customer: c, device, phone } = await f.phone();

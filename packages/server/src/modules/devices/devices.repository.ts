@@ -68,15 +68,17 @@ export function createDevicesRepository(db: Queryable) {
       if (row) await q.query('UPDATE enrolment_tokens SET used_at = now() WHERE token_hash = $1', [tokenHash]);
       return row;
     },
-    async create(device: { id: string; customer_id: number; org_id: number; account_id: number; mqtt_password_hash: string; offline_secret: string; imei1: string; imei2: string | null; serial_number: string | null; sims: unknown[]; channel?: 'mqtt' | 'apple'; apple_udid?: string | null }, q: Queryable): Promise<void> {
-      // A phone enrolled again replaces the earlier one: its credentials stop working.
-      await q.query('UPDATE devices SET active = false WHERE customer_id = $1 AND active', [device.customer_id]);
+    async create(device: { id: string; customer_id: number; org_id: number; account_id: number; mqtt_password_hash: string; offline_secret: string; imei1: string; imei2: string | null; serial_number: string | null; sims: unknown[]; channel?: 'mqtt' | 'apple'; apple_udid?: string | null }, q: Queryable): Promise<string | null> {
+      // A phone enrolled again replaces the earlier one: it is released (credentials and open commands end).
+      const replaced = (await q.query<{ id: string }>('SELECT id FROM devices WHERE customer_id = $1 AND active', [device.customer_id])).rows[0]?.id ?? null;
+      if (replaced) await this.release(replaced, q);
       await q.query(
         `INSERT INTO devices (id, customer_id, org_id, account_id, mqtt_password_hash, offline_secret, imei1, imei2, serial_number, sims, channel, apple_udid)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
         [device.id, device.customer_id, device.org_id, device.account_id, device.mqtt_password_hash, device.offline_secret, device.imei1, device.imei2,
           device.serial_number, JSON.stringify(device.sims), device.channel ?? 'mqtt', device.apple_udid ?? null],
       );
+      return replaced;
     },
     async passwordHash(deviceId: string): Promise<string | null> {
       const res = await db.query<{ mqtt_password_hash: string }>('SELECT mqtt_password_hash FROM devices WHERE id = $1 AND active', [deviceId]);

@@ -181,12 +181,10 @@ export function createDevicesService(deps: {
         // A wrong token and a wrong phone look the same from outside; Apple and AMAPI phones enrol their own way.
         const agentManaged = customer && (customer.provisioning_type === PROVISIONING_TYPE.DPC || customer.provisioning_type === PROVISIONING_TYPE.LINKFL);
         if (!customer || !agentManaged || !imeis.some((i) => i === customer.imei1 || i === customer.imei2)) throw new AppError('ENROLMENT_INVALID');
-        const previous = await devices.activeDevice(customer.id, tx);
-        await devices.create({
+        const previous = await devices.create({
           id: deviceId, customer_id: customer.id, org_id: customer.org_id, account_id: customer.account_id, mqtt_password_hash: sha256(password),
           offline_secret: offlineSecret, imei1: body.imei1, imei2: body.imei2 ?? null, serial_number: body.serial_number ?? null, sims: body.sims ?? [],
         }, tx);
-        if (previous) await devices.release(previous.id, tx);
         // The broker account is made before commit: if the broker refuses, the token stays unused.
         if (deps.accounts) await deps.accounts.add(deviceId, password);
         await devices.markInstalled(customer.id, tx);
@@ -195,7 +193,7 @@ export function createDevicesService(deps: {
         return previous;
       });
       // The replaced phone's account goes once the new one is in place.
-      if (replaced && deps.accounts) await deps.accounts.remove(replaced.id).catch((error: unknown) => deps.log('removing the replaced phone\'s broker account failed', error));
+      if (replaced && deps.accounts) await deps.accounts.remove(replaced).catch((error: unknown) => deps.log('removing the replaced phone\'s broker account failed', error));
       return {
         device_id: deviceId,
         mqtt: { url: agent.mqttUrl, username: deviceUsername(deviceId), password, command_topic: commandTopic(deviceId), event_topic: eventTopic(deviceId) },

@@ -190,7 +190,7 @@ export function createAppleService(deps: {
         await devices.setLockStatus(customer.id, false, tx);
         // The profile's words are in the customer's language when the retailer set one.
         const language = isLanguage(customer.language) ? customer.language : FALLBACK_LANGUAGE;
-        const name = (await tx.query<{ name: string }>('SELECT name FROM organizations WHERE id = $1', [customer.org_id])).rows[0]?.name;
+        const name = (await devices.orgPolicy(customer.org_id, tx)).name;
         return { orgName: name ?? translate(language, 'deviceLock.deviceManagement', 'Device management'), lng: language };
       });
       const profileId = enrolmentProfileId(settings.mdm);
@@ -376,7 +376,7 @@ export function createAppleService(deps: {
       const enrolment = device ? await apple.enrolment(device.id) : undefined;
       if (!device || !enrolment) throw new AppError('DEVICE_NOT_ENROLLED');
       if (!enrolment.bypass_code) throw new AppError('ACTIVATION_LOCK_NO_CODE');
-      const org = (await db.query<{ name: string }>('SELECT name FROM organizations WHERE id = $1', [customer.org_id])).rows[0]!;
+      const org = await devices.orgPolicy(customer.org_id);
       try {
         await client.disableActivationLock({
           serial: enrolment.serial_number ?? device.serial_number ?? customer.serial_number ?? '', productType: enrolment.model ?? 'iPhone',
