@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOGGLE_ACTIONS } from '@kisht/protocol/messages';
 import { offeredActions } from '@kisht/domain/device-actions';
 import { PROVISIONING_TYPE } from '@kisht/domain/constants';
-import { MEENA, type TestApp } from './harness.ts';
+import { MEENA, RAVI, type TestApp } from './harness.ts';
 import { startDeviceApp, type deviceFixtures } from './device-fixtures.ts';
 
 let t: TestApp;
@@ -47,6 +47,18 @@ describe('toggles', () => {
     expect(off.seq).toBe(on.seq + 1);
     // Back to on: the newest is "off", so this is new too.
     expect((await post('camera_lock', { customer_id: c.id, on: true })).json().data.seq).toBe(on.seq + 2);
+  });
+
+  it('reads a switch missing from the stored row as its default, the same for the console and the check', async () => {
+    const { customer: c, phone } = await f.phone();
+    await phone.close();
+    await t.db.query(`UPDATE users SET user_access = user_access - 'feature_access' WHERE mobile = $1`, [RAVI]);
+    try {
+      expect((await t.get('/api/user/user_access', { token: ravi })).json().data.feature_access).toBe('1');
+      expect((await post('camera_lock', { customer_id: c.id, on: true })).statusCode).toBe(200);
+    } finally {
+      await t.db.query(`UPDATE users SET user_access = user_access || '{"feature_access": "1"}' WHERE mobile = $1`, [RAVI]);
+    }
   });
 
   it('refuses bad bodies with the field named', async () => {

@@ -12,6 +12,7 @@ import { peekOrg, readAccessToken } from '../modules/auth/secrets.ts';
 import type { SessionsRepository } from '../modules/sessions/sessions.repository.ts';
 import type { EmmSeenRepository } from '../modules/security/emm-seen.repository.ts';
 import './route-config.ts';
+import { DEFAULT_LOCK_ACCESS, DEFAULT_USER_ACCESS } from '@kisht/domain/constants';
 
 export interface SecurityOptions {
   emmSeen: EmmSeenRepository;
@@ -78,8 +79,10 @@ async function securityPlugin(app: FastifyInstance, options: SecurityOptions) {
       orgId: session.org_id,
       accountId: session.account_id,
       userType: session.user_type,
-      userAccess: session.user_access,
-      lockAccess: session.lock_access,
+      // Switches a stored row lacks (added after it was written) take their defaults: the same values the
+      // console is shown and the access checks enforce.
+      userAccess: { ...DEFAULT_USER_ACCESS, ...session.user_access },
+      lockAccess: { ...DEFAULT_LOCK_ACCESS, ...session.lock_access },
     };
   });
 }

@@ -1,6 +1,6 @@
 /** Organisation white-label config, app configs (feature switches), lock access and user access, pricing. */
 import { brandingFor } from '@kisht/domain/white-label';
-import { CACHE_SECONDS, DEFAULT_LOCK_ACCESS, DEFAULT_USER_ACCESS, LANGUAGES } from '@kisht/domain/constants';
+import { CACHE_SECONDS, LANGUAGES } from '@kisht/domain/constants';
 import type { App } from '../../shared/types.ts';
 import { ErrorReply, Ok } from '../../contract/envelope.ts';
 import { AppConfigs, LockAccessConfig, OrgAppConfig, PriceList, UserAccessConfig } from '../../contract/config.ts';
@@ -54,11 +54,11 @@ export async function configRoutes(app: App, opts: { orgs: OrgRepository; appOrg
 
   app.get('/api/config/access-config', {
     schema: { tags: ['config'], summary: "The caller's lock access (lock, unlock, read, uninstall)", security: [{ bearer: [] }], response: { 200: Ok(LockAccessConfig), ...errors } },
-  }, async (request) => ok(request, { ...DEFAULT_LOCK_ACCESS, ...authOf(request).lockAccess }));
+  }, async (request) => ok(request, authOf(request).lockAccess));
 
   app.get('/api/user/user_access', {
     schema: { tags: ['config'], summary: "The caller's user access switches", security: [{ bearer: [] }], response: { 200: Ok(UserAccessConfig), ...errors } },
-  }, async (request) => ok(request, { ...DEFAULT_USER_ACCESS, ...authOf(request).userAccess }));
+  }, async (request) => ok(request, authOf(request).userAccess));
 
   app.get('/api/pricing', {
     config: { public: true },
