@@ -116,14 +116,20 @@ export function createDevicesService(deps: {
   }
 
   /** Checks the caller's switches and the action rule, then writes and publishes the command. */
-  async function act(caller: RequestAuth, customerId: number, action: DeviceAction | 'pin_change' | 'unclaim', payload: object, commandType: string = action): Promise<DeviceCommand> {
+  /**
+   * Checks the caller's switches, that the customer is theirs and has a phone, and the action rule; only then
+   * builds the payload (`payload` may read the customer's loan) and writes and publishes the command.
+   */
+  async function act(caller: RequestAuth, customerId: number, action: DeviceAction | 'pin_change' | 'unclaim', payload: object | ((customer: CustomerRow) => Promise<object>)): Promise<DeviceCommand> {
     assertAccess(caller, accessFor(action));
     const customer = await deps.customers.visible(caller, customerId);
     const device = await deviceOf(customer);
-    if (action !== 'pin_change' && action !== 'unclaim' && !isDeviceActionAllowed(action, context(customer))) throw new AppError('ACTION_NOT_ALLOWED');
-    if (action === 'pin_change' && !pinChangeOffered(customer)) throw new AppError('ACTION_NOT_ALLOWED');
+    if (action === 'pin_change' ? !pinChangeOffered(customer) : action === 'unclaim' ? !(await loanClosed(customer)) : !isDeviceActionAllowed(action, context(customer))) {
+      throw new AppError(action === 'unclaim' ? 'LOAN_OPEN' : 'ACTION_NOT_ALLOWED');
+    }
     if (action === 'fetch_location') await devices.wantLocation(device.id);
-    return toCommand(await channel.issue({ device, type: commandType, payload, createdBy: caller.userId, origin: 'retailer' }));
+    const body = typeof payload === 'function' ? await payload(customer) : payload;
+    return toCommand(await channel.issue({ device, type: action, payload: body, createdBy: caller.userId, origin: 'retailer' }));
   }
 
   async function onSimChange(device: DeviceRow, oldSims: Sim[], newSims: Sim[], location: unknown, at: string): Promise<void> {
@@ -204,7 +210,7 @@ export function createDevicesService(deps: {
 
     /** Lock with the lock screen the phone shows (amount due, UPI QR, retailer contact). */
     async lock(caller: RequestAuth, customerId: number, message: string | null = null): Promise<DeviceCommand> {
-      return act(caller, customerId, 'lock', { lock_screen: await lockScreen(customerId, db, message) });
+      return act(caller, customerId, 'lock', async (customer) => ({ lock_screen: await lockScreen(customer.id, db, message) }));
     },
     unlock: (caller: RequestAuth, customerId: number) => act(caller, customerId, 'unlock', {}),
     toggle: (caller: RequestAuth, customerId: number, action: DeviceAction, on: boolean) => act(caller, customerId, action, { on }),
@@ -220,11 +226,13 @@ export function createDevicesService(deps: {
 
     /** EMI alert to the phone: the message and what is due now, in the customer's language. */
     async emiAlert(caller: RequestAuth, customerId: number, message: string | undefined, alertId?: number): Promise<DeviceCommand> {
-      const screen = await lockScreen(customerId);
-      const due = (await db.query<{ due: string | null }>(
-        `SELECT to_char(min(due_date), 'YYYY-MM-DD') AS due FROM emi_instalments WHERE customer_id = $1 AND paid_paise < amount_paise + penalty_paise`, [customerId],
-      )).rows[0]?.due ?? null;
-      const command = await act(caller, customerId, 'emi_alert', { message: message ?? '', amount_due: screen.amount_due, due_date: due, upi: screen.upi, language: screen.language });
+      const command = await act(caller, customerId, 'emi_alert', async (customer) => {
+        const screen = await lockScreen(customer.id);
+        const due = (await db.query<{ due: string | null }>(
+          `SELECT to_char(min(due_date), 'YYYY-MM-DD') AS due FROM emi_instalments WHERE customer_id = $1 AND paid_paise < amount_paise + penalty_paise`, [customer.id],
+        )).rows[0]?.due ?? null;
+        return { message: message ?? '', amount_due: screen.amount_due, due_date: due, upi: screen.upi, language: screen.language };
+      });
       if (alertId) await db.query('UPDATE emi_alerts SET command_id = $2 WHERE id = $1', [alertId, command.id]);
       return command;
     },
@@ -243,11 +251,7 @@ export function createDevicesService(deps: {
     },
 
     /** Unclaim: release the phone from management once the loan is closed. */
-    async unclaim(caller: RequestAuth, customerId: number): Promise<DeviceCommand> {
-      const customer = await deps.customers.visible(caller, customerId);
-      if (!(await loanClosed(customer))) throw new AppError('LOAN_OPEN');
-      return act(caller, customerId, 'unclaim', {});
-    },
+    unclaim: (caller: RequestAuth, customerId: number) => act(caller, customerId, 'unclaim', {}),
 
     async commands(caller: RequestAuth, customerId: number): Promise<DeviceCommand[]> {
       const customer = await deps.customers.visible(caller, customerId);
