@@ -17,7 +17,7 @@ import { useCustomerOtp } from '../hooks/use-customer-otp.ts';
 import { CustomerOtpStep } from './customer-otp-step.tsx';
 import { DEVICE_ACTION_LABEL_KEYS } from '../hooks/device-labels.ts';
 import { ChoiceFormDialog } from '../../../shared/ui/form-dialog.tsx';
-import { emiAlertBody, useSendEmiAlertMutation } from '../../../shared/customers/emi-alert-api.ts';
+import { SendEmiAlertDialog } from '../../../shared/customers/send-emi-alert-dialog.tsx';
 
 interface DialogProps {
   customerId: number;
@@ -168,22 +168,7 @@ function EmiAlertDialog({ customerId, onClose }: DialogProps) {
   const { t } = useTranslation();
   const label = useActionLabel();
   // The EMI screen's path: the alert is recorded in its history and reaches the phone as a device command.
-  const [send, { isLoading: busy }] = useSendEmiAlertMutation();
-  const [message, setMessage] = useState('');
-  async function submit() {
-    try {
-      await send(emiAlertBody(customerId, message)).unwrap();
-      onClose();
-    } catch {
-      // The base query has shown the reason; the dialog stays open to try again.
-    }
-  }
-  return (
-    <ChoiceFormDialog title={label('emi_alert')} busy={busy} onClose={onClose} onSubmit={() => void submit()} choices={[{ value: 'send', label: t('device.send') }]}>
-      <p>{t('device.emiAlertExplain')}</p>
-      <TextField label={t('common.optionalLabel', { label: t('device.emiAlertMessage') })} maxLength={300} value={message} onChange={(e) => setMessage(e.target.value)} />
-    </ChoiceFormDialog>
-  );
+  return <SendEmiAlertDialog customerId={customerId} title={label('emi_alert')} intro={t('device.emiAlertExplain')} submitLabel={t('device.send')} onClose={onClose} />;
 }
 
 function OnceDialog({ customerId, onClose, action }: DialogProps & { action: OnceAction }) {

@@ -3,38 +3,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@kisht/domain/format';
 import { formatRupees } from '@kisht/domain/money';
-import { FormDialog } from '../../../shared/ui/form-dialog.tsx';
-import { TextField } from '../../../shared/ui/text-field.tsx';
 import { CommandStateBadge, EMI_ALERT_STATE_LABEL_KEYS } from '../../../shared/ui/status-badges.tsx';
-import { emiAlertBody, useGetEmiAlertsQuery, useSendEmiAlertMutation } from '../../../shared/customers/emi-alert-api.ts';
+import { useGetEmiAlertsQuery } from '../../../shared/customers/emi-alert-api.ts';
+import { SendEmiAlertDialog } from '../../../shared/customers/send-emi-alert-dialog.tsx';
 import { useGetPaymentsQuery } from '../api/emi-edit-api.ts';
-
-const MESSAGE_MAX = 300;
-
-function SendAlertDialog({ customerId, onClose }: { customerId: number; onClose: () => void }) {
-  const { t } = useTranslation();
-  const [message, setMessage] = useState('');
-  const [send, { isLoading }] = useSendEmiAlertMutation();
-  async function submit() {
-    try {
-      await send(emiAlertBody(customerId, message)).unwrap();
-      onClose();
-    } catch {
-      // The error toast already says what went wrong.
-    }
-  }
-  return (
-    <FormDialog title={t('emiAlert.send')} busy={isLoading} onClose={onClose} onSubmit={() => void submit()} submitLabel={t('emiAlert.send')}>
-      <p>{t('emiAlert.confirm')}</p>
-      <TextField
-        label={t('common.optionalLabel', { label: t('emiAlert.message') })}
-        maxLength={MESSAGE_MAX}
-        value={message}
-        onChange={(event) => setMessage(event.target.value)}
-      />
-    </FormDialog>
-  );
-}
 
 export function AlertsSection({ customerId }: { customerId: number }) {
   const { t } = useTranslation();
@@ -60,7 +32,7 @@ export function AlertsSection({ customerId }: { customerId: number }) {
           ))}
         </ul>
       ) : null}
-      {sending ? <SendAlertDialog customerId={customerId} onClose={() => setSending(false)} /> : null}
+      {sending ? <SendEmiAlertDialog customerId={customerId} title={t('emiAlert.send')} intro={t('emiAlert.confirm')} submitLabel={t('emiAlert.send')} onClose={() => setSending(false)} /> : null}
     </section>
   );
 }
