@@ -30,6 +30,8 @@ export const ROUTES = {
   emm_qr: '/emm-qr',
   multiple_lock_unlock: '/multiple-lock-unlock',
   sim_changes: '/sim-changes',
+  apple_details: '/apple-details',
+  apple_sync: '/apple-sync',
   // Not registered yet (their screens come with later issues).
   retailer_list: '/retailer-list',
   retailer_profile: '/retailer-profile',
@@ -38,12 +40,10 @@ export const ROUTES = {
   anti_theft: '/anti-theft',
   add_retailer: '/add-retailer',
   top_up_history: '/top-up-history',
-  apple_details: '/apple-details',
   extended_warranty: '/extended-warranty',
   payment_gateway: '/payment-gateway',
   familycare: '/familycare',
   antihacking: '/antihacking',
-  apple_sync: '/apple-sync',
 } as const;
 
 export type RouteName = keyof typeof ROUTES;
