@@ -10,8 +10,8 @@ import { seal, unseal } from '@kisht/protocol/signing';
 import { SIM_TRACKING_COMMANDS } from '@kisht/domain/device-actions';
 import { acceptOfflineCode, CODE_ATTEMPTS, lockoutSeconds, type CodePurpose } from '@kisht/protocol/offline-codes';
 import {
-  RELEASE_ACTIONS, TOGGLE_ACTIONS, type CheckInBody, type CheckInReply, type CommandMessage, type CommandResult,
-  type DeviceEvent, type OfflineLogEntry, type Sim, type ToggleAction,
+  RECENT_OUTCOMES, RELEASE_ACTIONS, TOGGLE_ACTIONS, type CheckInBody, type CheckInReply, type CommandMessage, type CommandResult,
+  type CommandOutcomeRecord, type DeviceEvent, type OfflineLogEntry, type Sim, type ToggleAction,
 } from '@kisht/protocol/messages';
 import { checkIn, enrolDevice, HttpError, NetworkDownError } from './device-api.ts';
 import { parseEnrolmentPayload, type EnrolmentTarget } from './enrolment-payload.ts';
@@ -33,9 +33,17 @@ export interface AgentOptions {
   /** Runs its own tick timer (default). Fleet mode passes false and ticks every phone from one timer. */
   timer?: boolean;
   tickMs?: number;
+  /**
+   * Spreads the check-in made on (re)connecting over a random delay of up to this many ms, so a server that
+   * comes back is not met by every phone at once. Commands arriving meanwhile are carried out at once while
+   * their seq follows on; one after a gap brings the check-in forward (it lists what is missing, in order).
+   * Not applied when the phone is self-locked or has an offline log waiting. Default 0: at once.
+   */
+  connectCheckInSpreadMs?: number;
 }
 
-export type CommandOutcome = 'done' | 'failed' | 'forged' | 'old' | 'expired' | 'unknown_version';
+/** `repeated`: a command already carried out came again; its recorded outcome was reported again. */
+export type CommandOutcome = 'done' | 'failed' | 'repeated' | 'forged' | 'old' | 'expired' | 'unknown_version';
 
 export interface CommandReport {
   outcome: CommandOutcome;
@@ -81,6 +89,8 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
   private timer: NodeJS.Timeout | null = null;
   private nextCheckInAt = 0;
   private checkInRunning = false;
+  /** The check-in on connecting is spread (connectCheckInSpreadMs) and has not run yet. */
+  private connectCheckInDue = false;
   private queue: Promise<unknown> = Promise.resolve();
   private flushing = new WeakSet<MqttClient>();
   private outboxWaiters: Array<() => void> = [];
@@ -91,7 +101,14 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
   constructor(private readonly options: AgentOptions) {
     super();
     this.now = options.now ?? Date.now;
-    this.state = options.store.load();
+    this.state = this.load();
+  }
+
+  /** The stored state; one saved by an older agent gets the fields it lacks. */
+  private load(): PhoneState | null {
+    const state = this.options.store.load();
+    if (state && !Array.isArray(state.outcomes)) state.outcomes = [];
+    return state;
   }
 
   // ---- reading ----
@@ -189,7 +206,7 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
   /** Power cycle: stop, read the state back from the store, start again. */
   async reboot(): Promise<void> {
     await this.stop();
-    this.state = this.options.store.load();
+    this.state = this.load();
     this.emit('change');
     this.start();
   }
@@ -213,6 +230,8 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     const client = mqtt.connect(creds.mqttUrl, {
       reconnectPeriod: 2000,
       connectTimeout: 10_000,
+      // A refusal (a server still starting, a broker that lost its accounts) is no reason to stop trying.
+      reconnectOnConnackError: true,
       ...this.options.mqttOptions,
       clientId: creds.username,
       username: creds.username,
@@ -230,8 +249,14 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
         if (error) this.note(`subscribe failed: ${error.message}`);
       });
       void this.flushOutbox(client);
-      // Queued first, so commands the broker kept for us wait behind the check-in's ordered list.
-      void this.checkIn();
+      const spread = this.options.connectCheckInSpreadMs ?? 0;
+      if (spread > 0 && !this.s.selfLocked && this.s.log.length === 0) {
+        this.connectCheckInDue = true;
+        this.nextCheckInAt = this.now() + Math.floor(Math.random() * spread);
+      } else {
+        // Queued first, so commands the broker kept for us wait behind the check-in's ordered list.
+        void this.checkIn();
+      }
     });
     client.on('message', (_topic, payload) => {
       const text = payload.toString();
@@ -340,6 +365,7 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
   private async runCheckIn(): Promise<boolean> {
     if (!this.enrolled || !this.online || !this.s.credentials || !this.s.server) return false;
     this.checkInRunning = true;
+    this.connectCheckInDue = false;
     this.nextCheckInAt = this.now() + CHECK_IN_RETRY_MS;
     try {
       // Our acks first: the server's desired state should already count them.
@@ -350,7 +376,7 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
       const sent = s.log.slice(0, 500);
       const body: CheckInBody = {
         v: 1, locked: s.screen.locked, battery: s.screen.battery, sims: s.screen.sims, app_version: s.screen.appVersion,
-        location: s.screen.location, last_seq: s.lastSeq, log: sent,
+        location: s.screen.location, last_seq: s.lastSeq, log: sent, recent: s.outcomes, self_locked: s.selfLocked,
       };
       let reply: CheckInReply;
       try {
@@ -417,7 +443,18 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
       this.note(`ignored a command of unknown version ${String(message.v)}`);
       return this.report({ ...base, outcome: 'unknown_version' });
     }
-    if (typeof message.seq !== 'number' || message.seq <= s.lastSeq) return this.report({ ...base, outcome: 'old' });
+    if (typeof message.seq !== 'number' || message.seq <= s.lastSeq) {
+      // A command carried out before comes again (the server did not get our report): say again what happened.
+      const known = s.outcomes.find((o) => o.id === message.id && o.seq === message.seq);
+      if (!known) return this.report({ ...base, outcome: 'old' });
+      this.sendEvent({ kind: 'ack', id: known.id, state: known.state, ...(known.result ? { result: known.result } : {}) });
+      return this.report({ ...base, outcome: 'repeated' });
+    }
+    if (source === 'mqtt' && this.connectCheckInDue && message.seq > s.lastSeq + 1) {
+      // A gap while the spread check-in is still ahead: it goes now and brings the missing commands in order.
+      await this.runCheckIn();
+      if (message.seq <= s.lastSeq) return this.report({ ...base, outcome: 'repeated' });
+    }
     const expires = Date.parse(message.expires_at);
     if (!Number.isFinite(expires) || expires <= this.now()) return this.report({ ...base, outcome: 'expired' });
     s.lastSeq = message.seq;
@@ -427,13 +464,21 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
       result = this.execute(message);
     } catch (error) {
       const reason = error instanceof CommandFailure ? error.message : 'internal_error';
+      this.remember({ id: message.id, seq: message.seq, state: 'failed', result: { error: reason } });
       this.sendEvent({ kind: 'ack', id: message.id, state: 'failed', result: { error: reason } });
       return this.report({ ...base, outcome: 'failed', error: reason });
     }
+    this.remember({ id: message.id, seq: message.seq, state: 'done', result });
     this.sendEvent({ kind: 'ack', id: message.id, state: 'done', result });
     this.report({ ...base, outcome: 'done' });
     if (message.type === 'reboot') this.afterAcks(() => this.reboot());
     if ((RELEASE_ACTIONS as readonly string[]).includes(message.type)) this.afterAcks(() => this.release());
+  }
+
+  /** Keeps a command's outcome (saved with the next event) for a report that has to be made again. */
+  private remember(outcome: CommandOutcomeRecord): void {
+    const s = this.s;
+    s.outcomes = [...s.outcomes, outcome].slice(-RECENT_OUTCOMES);
   }
 
   /** Runs `then` once the broker has our acks (or a while has passed), outside the command queue. */

@@ -27,6 +27,8 @@ export interface FleetOptions {
   /** Enrolments under way at once. */
   concurrency?: number;
   tickMs?: number;
+  /** Each phone's connectCheckInSpreadMs (FLEET_CHECK_IN_SPREAD_MS): a fleet connects at once, as phones do after an outage. */
+  connectCheckInSpreadMs?: number;
   onProgress?: (line: string) => void;
 }
 
@@ -53,6 +55,9 @@ export interface Fleet {
   stop(): Promise<void>;
 }
 
+/** How the fleet's sign-in is named in the retailer's Sessions screen while it lasts. */
+export const FLEET_SESSION_LABEL = 'Kisht fleet simulator';
+
 /** One options object for every phone's client: fewer keepalive pings, a calm reconnect. */
 const SHARED_MQTT: IClientOptions = { keepalive: 120, reconnectPeriod: 5000, connectTimeout: 30_000 };
 
@@ -67,6 +72,9 @@ async function pool<T>(items: T[], size: number, work: (item: T, index: number) 
   await Promise.all(runners);
 }
 
+/** How far a fleet spreads the check-ins of phones that connect together. */
+export const FLEET_CHECK_IN_SPREAD_MS = 60_000;
+
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const log = options.onProgress ?? (() => undefined);
   const agents: DeviceAgent[] = [];
@@ -74,9 +82,12 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const heapBefore = process.memoryUsage().heapUsed;
   const makeAgent = () => new DeviceAgent({
     store: new MemoryStore(), timer: false, mqttOptions: SHARED_MQTT, ...(options.mqttUrl ? { mqttUrl: options.mqttUrl } : {}),
+    connectCheckInSpreadMs: options.connectCheckInSpreadMs ?? FLEET_CHECK_IN_SPREAD_MS,
   });
 
   let jobs: Array<() => Promise<DeviceAgent>>;
+  /** The retailer session that makes the customers: one per fleet run, signed out once the phones are enrolled. */
+  let retailer: RetailerApi | null = null;
   if (options.tokens) {
     jobs = options.tokens.map((t) => async () => {
       const agent = makeAgent();
@@ -84,31 +95,37 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       return agent;
     });
   } else {
-    const retailer = new RetailerApi(options.server);
-    await retailer.signIn(options.mobile);
+    const api = new RetailerApi(options.server, FLEET_SESSION_LABEL);
+    retailer = api;
+    await api.signIn(options.mobile);
     log('signed in as the retailer');
     jobs = Array.from({ length: options.count ?? 1 }, (_, i) => async () => {
       const imei1 = randomImei();
-      const customerId = await retailer.addCustomer(imei1, `Phone${i + 1}`);
+      const customerId = await api.addCustomer(imei1, `Phone${i + 1}`);
       const agent = makeAgent();
-      await agent.enrol(parseEnrolmentPayload(await retailer.qrPayload(customerId)), { imei1 });
+      await agent.enrol(parseEnrolmentPayload(await api.qrPayload(customerId)), { imei1 });
       return agent;
     });
   }
 
   let done = 0;
-  await pool(jobs, options.concurrency ?? 10, async (job) => {
-    try {
-      const agent = await job();
-      agent.on('note', () => undefined);
-      agents.push(agent);
-      agent.start();
-    } catch (error) {
-      errors.push((error as Error).message);
-    }
-    done++;
-    if (done % 50 === 0 || done === jobs.length) log(`enrolled ${agents.length}/${jobs.length}${errors.length ? ` (${errors.length} failed)` : ''}`);
-  });
+  try {
+    await pool(jobs, options.concurrency ?? 10, async (job) => {
+      try {
+        const agent = await job();
+        agent.on('note', () => undefined);
+        agents.push(agent);
+        agent.start();
+      } catch (error) {
+        errors.push((error as Error).message);
+      }
+      done++;
+      if (done % 50 === 0 || done === jobs.length) log(`enrolled ${agents.length}/${jobs.length}${errors.length ? ` (${errors.length} failed)` : ''}`);
+    });
+  } finally {
+    // The phones have their own credentials now; the retailer session is not needed any more.
+    if (retailer) await retailer.signOut().then(() => log('signed the retailer out'), (error: unknown) => log(`signing out failed: ${(error as Error).message}`));
+  }
 
   const timer = setInterval(() => {
     for (const agent of agents) agent.tick();

@@ -13,23 +13,28 @@ import { HttpError } from './device-api.ts';
 /** Ravi Kumar, the demo retailer the server seeds in development. */
 export const DEMO_RETAILER_MOBILE = '+919876543210';
 
-const CLIENT_HEADERS = {
+/** The headers the console sends about its device; `model` is what the retailer's Sessions screen names the session by. */
+const clientHeaders = (model: string) => ({
   'x-auth-platform': 'mobile',
-  'x-device-details': JSON.stringify({ model: 'Kisht device agent', os: 'Node' }),
+  'x-device-details': JSON.stringify({ model, os: 'Node' }),
   'x-browser-name': 'kisht-agent',
   'x-browser-version': '1.0',
   'x-device-type': 'desktop',
   'x-device-platform': 'Node',
-};
+});
 
 export class RetailerApi {
   private token: string | null = null;
   private orgId = APP_ORG_ID;
+  private readonly headers: Record<string, string>;
 
-  constructor(readonly server: string) {}
+  /** `label` names the session in the retailer's Sessions screen. */
+  constructor(readonly server: string, label = 'Kisht device agent') {
+    this.headers = clientHeaders(label);
+  }
 
   async request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = { ...CLIENT_HEADERS, [EMM_AUTH_HEADER]: await createEmmAuthSession(path, this.orgId) };
+    const headers: Record<string, string> = { ...this.headers, [EMM_AUTH_HEADER]: await createEmmAuthSession(path, this.orgId) };
     if (this.token) headers.authorization = `Bearer ${this.token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
     const res = await fetch(`${this.server.replace(/\/+$/, '')}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}), signal: AbortSignal.timeout(30_000) });
@@ -55,6 +60,13 @@ export class RetailerApi {
     this.token = verified.token;
     const org = (JSON.parse(Buffer.from(verified.token.split('.')[1] ?? '', 'base64url').toString() || '{}') as { org?: number }).org;
     if (org) this.orgId = org;
+  }
+
+  /** Ends the session signIn opened, so it does not stay behind in the retailer's Sessions screen. */
+  async signOut(): Promise<void> {
+    if (!this.token) return;
+    await this.request('POST', '/api/auth/logout', {});
+    this.token = null;
   }
 
   /** Adds a DPC customer for a phone with this IMEI and returns the customer's id. */

@@ -1,5 +1,5 @@
 /** What a phone keeps across reboots: its credentials, what it has taken from the server, and what it shows. */
-import type { OfflineLogEntry, LockScreen, Location, Sim, ToggleAction } from '@kisht/protocol/messages';
+import type { CommandOutcomeRecord, OfflineLogEntry, LockScreen, Location, Sim, ToggleAction } from '@kisht/protocol/messages';
 import { TOGGLE_ACTIONS } from '@kisht/protocol/messages';
 import { initialCodeState, type OfflineCodeState } from '@kisht/protocol/offline-codes';
 
@@ -57,6 +57,8 @@ export interface PhoneState {
   credentials: Credentials | null;
   /** The highest command seq taken. */
   lastSeq: number;
+  /** The outcomes of the last commands carried out, oldest first (RECENT_OUTCOMES of them): answered again when a command comes back. */
+  outcomes: CommandOutcomeRecord[];
   /** The last event `n` used. */
   lastEventN: number;
   /** Sealed events the broker has not confirmed yet, oldest first. */
@@ -92,6 +94,7 @@ export function initialState(identity: Identity, sims: Sim[] = []): PhoneState {
     server: null,
     credentials: null,
     lastSeq: 0,
+    outcomes: [],
     lastEventN: 0,
     outbox: [],
     lastLogN: 0,

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seal } from '@kisht/protocol/signing';
 import { formatRupees } from '@kisht/domain/money';
 import { DeviceAgent, type CommandReport } from '../src/agent.ts';
-import { JsonFileStore } from '../src/store.ts';
+import { JsonFileStore, MemoryStore } from '../src/store.ts';
 import { action, addCustomer, commandsOf, enrolledPhone, lockStatus, qrPayload, startLiveServer, type LiveServer } from './support.ts';
 
 let live: LiveServer;
@@ -99,9 +99,11 @@ describe('commands the phone must not take', () => {
     await expect.poll(() => captured.length).toBeGreaterThan(0);
     await live.t.broker.client.unsubscribeAsync(topic);
 
-    // The same sealed text again, from the server's own broker client.
+    // The same sealed text again, from the server's own broker client: not carried out again, its outcome reported again.
+    const eventsBefore = agent.snapshot().lastEventN;
     await live.t.broker.client.publishAsync(topic, captured[0]!, { qos: 1 });
-    await expect.poll(() => seen.filter((r) => r.outcome === 'old' && r.id === lock.id).length).toBe(1);
+    await expect.poll(() => seen.filter((r) => r.outcome === 'repeated' && r.id === lock.id).length).toBe(1);
+    expect(agent.snapshot().lastEventN).toBe(eventsBefore + 1);
     expect(seen.filter((r) => r.outcome === 'done').length).toBe(1);
     expect(agent.stats.commandsDone).toBe(1);
 
@@ -187,5 +189,31 @@ describe('SIM changes', () => {
     expect(change.old_sims).toEqual([{ slot: 1, operator: 'Jio', iccid: '8991000000000000011' }]);
     expect(change.new_sims).toEqual([{ slot: 1, operator: 'Airtel', iccid: '8991000000000000099' }]);
     expect(change.location).toMatchObject({ latitude: 19.076, longitude: 72.8777 });
+  });
+});
+
+describe('a check-in spread after connecting', () => {
+  it('leaves commands that follow on to MQTT, and checks in at once for one after a gap', async () => {
+    const customer = await addCustomer(live);
+    const agent = new DeviceAgent({ store: new MemoryStore(), tickMs: 200, connectCheckInSpreadMs: 600_000 });
+    agents.push(agent);
+    await agent.enrolFromQr(await qrPayload(live, customer.id), { imei1: customer.imei1, serial: 'R58N000002' }, [{ slot: 1, operator: 'Jio', iccid: '8991000000000000012' }]);
+    let checkIns = 0;
+    agent.on('check-in', () => checkIns++);
+    agent.start();
+    await expect.poll(() => agent.isConnected).toBe(true);
+
+    // The next command in order is carried out as it comes; the check-in stays ahead (up to ten minutes away).
+    await action(live, '/api/device/lock', { customer_id: customer.id });
+    await expect.poll(() => agent.snapshot().screen.locked).toBe(true);
+    await expect.poll(() => lockStatus(live, customer.id)).toBe(1);
+    expect(checkIns).toBe(0);
+
+    // A command past a gap: the check-in goes first, then the command is carried out.
+    const { credentials, lastSeq } = agent.snapshot();
+    const unlock = { v: 1, id: randomUUID(), seq: lastSeq + 2, type: 'unlock', payload: {}, issued_at: new Date().toISOString(), expires_at: new Date(Date.now() + 60_000).toISOString() };
+    await live.t.broker.client.publishAsync(credentials!.commandTopic, seal(credentials!.offlineSecret, unlock), { qos: 1 });
+    await expect.poll(() => agent.snapshot().screen.locked).toBe(false);
+    expect(checkIns).toBe(1);
   });
 });

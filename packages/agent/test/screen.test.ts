@@ -47,7 +47,7 @@ describe('the virtual phone page', () => {
     await expect.poll(async () => (await state()).locked).toBe(true);
     const view = await state();
     const lockScreen = agent.snapshot().screen.lockScreen!;
-    expect(view.lockScreen).toMatchObject({ amountDue: formatRupees(lockScreen.amount_due), retailerName: lockScreen.retailer_name, retailerMobile: lockScreen.retailer_mobile });
+    expect(view.lockScreen).toMatchObject({ amountDue: lockScreen.amount_due > 0 ? formatRupees(lockScreen.amount_due) : null, retailerName: lockScreen.retailer_name, retailerMobile: lockScreen.retailer_mobile });
     expect(view.lng).toBe(lockScreen.language ?? 'en');
     if (lockScreen.upi) expect(view.lockScreen!.upiQr).toMatch(/^data:image\/png;base64,/);
 
@@ -66,7 +66,8 @@ describe('the virtual phone page', () => {
     expect(await post('/code', { code })).toMatchObject({ ok: true, purpose: 'unlock' });
     expect((await state()).locked).toBe(false);
     await post('/sim', { slot: 2, operator: 'Vi', iccid: '8991000000000000077' });
-    expect((await state()).sims).toContainEqual({ slot: 2, operator: 'Vi', iccid: '8991000000000000077' });
+    // "SIM 2" on the page is the protocol's slot 1 (slots start at 0).
+    expect((await state()).sims).toContainEqual({ slot: 1, operator: 'Vi', iccid: '8991000000000000077' });
     await post('/network', { on: true });
     await expect.poll(async () => (await state()).connected).toBe(true);
     await expect.poll(() => lockStatus(live, customerId)).toBe(0);

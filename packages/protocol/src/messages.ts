@@ -111,7 +111,22 @@ export interface CheckInBody {
   last_seq: number;
   /** What the phone did offline, oldest first. */
   log?: OfflineLogEntry[];
+  /** The outcomes of the last commands the phone carried out, oldest first: a report lost on the way is taken from here. */
+  recent?: CommandOutcomeRecord[];
+  /** The lock screen is up because the phone locked itself (offline too long), not because the server asked. */
+  self_locked?: boolean;
 }
+
+/** What the phone recorded of a command it took: the outcome it reports again when the command comes back. */
+export interface CommandOutcomeRecord {
+  id: string;
+  seq: number;
+  state: 'done' | 'failed';
+  result?: CommandResult;
+}
+
+/** How many outcomes the phone keeps and sends with its check-in. */
+export const RECENT_OUTCOMES = 32;
 
 export interface CheckInReply {
   /** What the server wants the phone to be. */

@@ -62,7 +62,9 @@ describe('multiple lock/unlock', () => {
 
   it('refuses an empty choice and another network\'s batch', async () => {
     expect((await t.post('/api/device/multiple_lock_unlock', { action: 'lock' }, { token: ravi })).statusCode).toBe(400);
-    const mine = (await t.post('/api/device/multiple_lock_unlock', { action: 'lock', customer_ids: [999999] }, { token: ravi })).json().data;
+    // An id nobody can see refuses the whole request, like a profile read.
+    expect((await t.post('/api/device/multiple_lock_unlock', { action: 'lock', customer_ids: [999999] }, { token: ravi })).statusCode).toBe(404);
+    const mine = (await t.post('/api/device/multiple_lock_unlock', { action: 'lock', customer_ids: [(await f.customer()).id] }, { token: ravi })).json().data;
     const sunita = (await t.signIn((await import('./harness.ts')).MEENA)).token;
     expect((await t.get(`/api/device/multiple_lock_unlock?batch_id=${mine.id}`, { token: sunita })).statusCode).toBe(404);
     expect((await t.post('/api/device/multiple_lock_unlock/retry', { batch_id: mine.id }, { token: sunita })).statusCode).toBe(404);

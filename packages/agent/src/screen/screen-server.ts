@@ -116,7 +116,8 @@ export async function startScreen(agent: DeviceAgent, options: ScreenOptions = {
         const body = await readBody(req);
         const slot = Number(body.slot);
         if (!Number.isInteger(slot) || slot < 1 || slot > 2) return send(res, 400, { error: 'slot must be 1 or 2' });
-        agent.swapSim(slot, String(body.operator ?? ''), String(body.iccid ?? ''));
+        // The page numbers SIMs 1 and 2 as the phone does; the protocol's slots start at 0.
+        agent.swapSim(slot - 1, String(body.operator ?? ''), String(body.iccid ?? ''));
         return send(res, 200, { sims: agent.snapshot().screen.sims });
       }
       case 'POST /dismiss-alert':

@@ -16,8 +16,9 @@ export interface PhoneView {
   selfLocked: boolean;
   offlineLockDays: number;
   offlineWarning: boolean;
-  lockScreen: { amountDue: string; upi: string | null; upiQr: string | null; retailerName: string; retailerMobile: string; message: string | null } | null;
-  emiAlert: { message: string; amountDue: string; dueDate: string | null; upiQr: string | null } | null;
+  /** amountDue is null when nothing is due: the phone says so instead of showing Rs 0. */
+  lockScreen: { amountDue: string | null; upi: string | null; upiQr: string | null; retailerName: string; retailerMobile: string; message: string | null } | null;
+  emiAlert: { message: string; amountDue: string | null; dueDate: string | null; upiQr: string | null } | null;
   lostMode: { on: boolean; message: string | null; phone: string | null };
   wallpaper: { text: string; policy: 'alert' | 'wallpaper' } | null;
   sims: Array<{ slot: number; operator?: string; iccid?: string }>;
@@ -26,6 +27,11 @@ export interface PhoneView {
   lastCheckIn: number | null;
   lastSeq: number;
   toggles: Record<string, boolean>;
+}
+
+/** The amount line's text, or null when nothing is due (a lock screen never says "Amount due Rs 0"). */
+export function amountDueText(paise: number): string | null {
+  return paise > 0 ? formatRupees(paise) : null;
 }
 
 const qrCache = new Map<string, string>();
@@ -59,10 +65,10 @@ export async function buildView(agent: DeviceAgent, org: string | undefined, las
     offlineLockDays: s.offlineLockDays,
     offlineWarning: s.offlineWarning,
     lockScreen: lock
-      ? { amountDue: formatRupees(lock.amount_due), upi: lock.upi, upiQr: await qrImage(lock.upi), retailerName: lock.retailer_name, retailerMobile: lock.retailer_mobile, message: lock.message }
+      ? { amountDue: amountDueText(lock.amount_due), upi: lock.upi, upiQr: await qrImage(lock.upi), retailerName: lock.retailer_name, retailerMobile: lock.retailer_mobile, message: lock.message }
       : null,
     emiAlert: alert
-      ? { message: alert.message, amountDue: formatRupees(alert.amount_due), dueDate: alert.due_date ? formatDate(alert.due_date) : null, upiQr: await qrImage(alert.upi) }
+      ? { message: alert.message, amountDue: amountDueText(alert.amount_due), dueDate: alert.due_date ? formatDate(alert.due_date) : null, upiQr: await qrImage(alert.upi) }
       : null,
     lostMode: screen.lostMode,
     wallpaper: screen.wallpaper,

@@ -1,6 +1,8 @@
 /** One small interface over PGlite (embedded, one connection) and node-postgres (a pool). Only repositories use it. */
+import { ltree } from '@electric-sql/pglite/contrib/ltree';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { isDatabaseUnavailable } from './errors.ts';
 
 export interface QueryResult<T> {
   rows: T[];
@@ -13,8 +15,16 @@ export interface Queryable {
 
 export interface Database extends Queryable {
   readonly driver: 'pglite' | 'postgres';
+  /** Where the data lives, without credentials (host:port/database, or the PGlite folder); shown to the operator only. */
+  readonly address: string;
   /** Runs `work` in one transaction; PGlite runs transactions one at a time. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Single statements whose commit does not wait for the disk (PostgreSQL's synchronous_commit off): the
+   * write is in the database at once for every node, and only a PostgreSQL crash can lose the last fraction
+   * of a second of them. For records whose loss costs little (the anti-replay guard); never for money.
+   */
+  readonly relaxed: Queryable;
   close(): Promise<void>;
 }
 
@@ -28,7 +38,12 @@ function pgliteRowCount(res: { affectedRows?: number; rows: unknown[] }): number
 
 class PgliteDatabase implements Database {
   readonly driver = 'pglite' as const;
-  constructor(private readonly db: PGlite) {}
+  /** One process, one connection: nothing to relax. */
+  readonly relaxed: Queryable = this;
+  constructor(
+    private readonly db: PGlite,
+    readonly address: string,
+  ) {}
   async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
     const res = await this.db.query<T>(sql, params);
     return { rows: res.rows, rowCount: pgliteRowCount(res) };
@@ -50,13 +65,32 @@ class PgliteDatabase implements Database {
 
 class PostgresDatabase implements Database {
   readonly driver = 'postgres' as const;
-  constructor(private readonly pool: pg.Pool) {}
+  readonly relaxed: Queryable;
+  constructor(
+    private readonly pool: pg.Pool,
+    readonly address: string,
+    private readonly relaxedPool: pg.Pool,
+  ) {
+    this.relaxed = {
+      async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
+        const res = await relaxedPool.query(sql, params);
+        return { rows: res.rows as T[], rowCount: res.rowCount ?? res.rows.length };
+      },
+    };
+  }
   async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
     const res = await this.pool.query(sql, params);
     return { rows: res.rows as T[], rowCount: res.rowCount ?? res.rows.length };
   }
   async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    // While the client is ours the pool does not listen for its errors; a connection dropped mid-transaction
+    // emits 'error', and with no listener that would end the process. The pending query rejects on its own.
+    let broken: Error | undefined;
+    const onError = (error: Error) => {
+      broken ??= error;
+    };
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const result = await work({
@@ -68,25 +102,44 @@ class PostgresDatabase implements Database {
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      if (!broken && !isDatabaseUnavailable(error)) await client.query('ROLLBACK').catch((rollbackError: Error) => onError(rollbackError));
+      else broken ??= error as Error;
       throw error;
     } finally {
-      client.release();
+      client.off('error', onError);
+      // A broken connection is closed, not handed to the next request.
+      client.release(broken ?? false);
     }
   }
-  close() {
-    return this.pool.end();
+  async close() {
+    await Promise.all([this.pool.end(), this.relaxedPool.end()]);
+  }
+}
+
+/** The server's address without user and password. */
+function withoutCredentials(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || '5432'}${u.pathname}`;
+  } catch {
+    return 'postgres';
   }
 }
 
 export async function openDatabase(options: { databaseUrl?: string | undefined; dataDir: string }): Promise<Database> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // A request that gets no connection within 10 s (the server does not answer, or every connection is
+    // busy that long) fails with 503 instead of waiting without end; keep-alive notices a vanished server.
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, connectionTimeoutMillis: 10_000, keepAlive: true });
     pool.on('error', () => undefined); // an idle client dropping is reported by the next query
     await pool.query('SELECT 1');
-    return new PostgresDatabase(pool);
+    // A few connections of its own, so the per-request guard neither waits for the disk nor for the main pool.
+    const relaxed = new pg.Pool({ connectionString: options.databaseUrl, max: 4, connectionTimeoutMillis: 10_000, keepAlive: true, options: '-c synchronous_commit=off' });
+    relaxed.on('error', () => undefined);
+    return new PostgresDatabase(pool, withoutCredentials(options.databaseUrl), relaxed);
   }
-  const db = options.dataDir === 'memory://' ? new PGlite() : new PGlite(options.dataDir);
+  // ltree: the retailer network's paths (migration 020).
+  const db = options.dataDir === 'memory://' ? new PGlite({ extensions: { ltree } }) : new PGlite(options.dataDir, { extensions: { ltree } });
   await db.waitReady;
-  return new PgliteDatabase(db);
+  return new PgliteDatabase(db, options.dataDir === 'memory://' ? 'memory' : options.dataDir);
 }

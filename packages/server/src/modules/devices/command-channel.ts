@@ -10,6 +10,8 @@ import { seal, unseal } from '@kisht/protocol/signing';
 import { deviceIdOfEventTopic } from '@kisht/protocol/topics';
 import type { Database, Queryable } from '../../db/database.ts';
 import type { CommandRow, DeviceRow, DevicesRepository } from './devices.repository.ts';
+import type { Notify } from '../events/events.bus.ts';
+import { groupRunner, type Settled } from '../../shared/groups.ts';
 
 /** Delivers a sealed command to a device over its channel; resolves when the broker (or vendor) has it. */
 export type Transport = (device: Pick<DeviceRow, 'id' | 'channel'>, sealed: string, command: CommandRow) => Promise<void>;
@@ -27,8 +29,21 @@ export interface IssueRequest {
 }
 
 export const DEFAULT_TTL_MINUTES = 7 * 24 * 60;
+/** A command sent but not confirmed after this long is published again. */
+export const UNCONFIRMED_REPUBLISH_SECONDS = 60;
 /** Publishes a bulk batch keeps waiting for the broker's acknowledgement at once. */
 export const PUBLISH_IN_FLIGHT = 64;
+/** Reports taken in one transaction at most (more wait for the next group). */
+export const REPORT_GROUP_MAX = 500;
+/** How long a device row read for its reports is used before it is read again (a release on this node drops it at once). */
+const DEVICE_CACHE_MS = 60_000;
+const DEVICE_CACHE_ENTRIES = 50_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const STEP_RANK = { delivered: 1, done: 2, failed: 2 } as const;
+const ENDED = new Set(['done', 'failed']);
+
+interface AckReport { device: DeviceRow; n: number; id: string; state: 'delivered' | 'done' | 'failed'; result: unknown }
+
 // A self-lock is the phone's own precaution, not the retailer's lock: reaching the server lifts it (unless the server wants the phone locked).
 const LOCKING_LOG = new Set(['code_lock']);
 const RELEASING = new Set<string>(RELEASE_ACTIONS);
@@ -50,20 +65,62 @@ export function createCommandChannel(deps: {
   /** Called after a phone is released (uninstall, unclaim), to remove its broker account. */
   onRelease?: (deviceId: string) => Promise<void>;
   log: (message: string, error?: unknown) => void;
+  /** Server events (modules/events): open screens hear that commands moved. */
+  notify?: Notify;
 }) {
   const { db, devices } = deps;
+
+  // events: the customers whose commands moved, their batches, and the profile when a lock or removal settled.
+  function changed(rows: readonly CommandRow[]): void {
+    if (!deps.notify || rows.length === 0) return;
+    deps.notify({ type: 'device_command', customer_ids: [...new Set(rows.map((r) => r.customer_id))] });
+    const settled = rows.filter((r) => r.state === 'done' && (r.type === 'lock' || r.type === 'unlock' || RELEASING.has(r.type)));
+    if (settled.length > 0) deps.notify({ type: 'customer', customer_ids: [...new Set(settled.map((r) => r.customer_id))] });
+    for (const batch of new Set(rows.flatMap((r) => (r.batch_id ? [r.batch_id] : [])))) deps.notify({ type: 'batch', id: batch });
+  }
 
   /**
    * Publishes `rows` of one device in seq order, each sealed, then marks them sent. The phone takes each seq
    * once and ignores older ones, so a device's commands must leave in order: whoever publishes a command
    * first publishes the same device's earlier commands still queued (a second copy is harmless).
    */
+  /** Commands by device, each device's in the order given. */
+  function groupByDevice(rows: CommandRow[]): Map<string, CommandRow[]> {
+    const byDevice = new Map<string, CommandRow[]>();
+    for (const row of rows) byDevice.set(row.device_id, [...(byDevice.get(row.device_id) ?? []), row]);
+    return byDevice;
+  }
+
   async function publishInOrder(device: DeviceRow, rows: CommandRow[]): Promise<string[]> {
     const sent: string[] = [];
     for (const row of rows) {
       await deps.transport(device, seal(device.offline_secret, toMessage(row)), row);
       sent.push(row.id);
     }
+    return sent;
+  }
+
+  /**
+   * Publishes each device's commands in seq order, `inFlight` devices at a time; the ids it sent. A device
+   * whose publish fails keeps the rest for the sweeper; with `stopOnFailure` (the broker is likely away) no
+   * further device is tried.
+   */
+  async function publishGroups(groups: Array<{ device: DeviceRow; rows: CommandRow[] }>, inFlight: number, stopOnFailure: boolean): Promise<string[]> {
+    const sent: string[] = [];
+    let next = 0;
+    let stopped = false;
+    const worker = async () => {
+      while (next < groups.length && !stopped) {
+        const { device, rows } = groups[next++]!;
+        try {
+          sent.push(...(await publishInOrder(device, rows)));
+        } catch (error) {
+          deps.log('command publish failed; the sweeper will retry', error);
+          stopped = stopOnFailure;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(inFlight, groups.length) }, worker));
     return sent;
   }
 
@@ -75,6 +132,7 @@ export function createCommandChannel(deps: {
 
   async function publish(device: DeviceRow, row: CommandRow): Promise<CommandRow> {
     await devices.markSent(await publishInOrder(device, await withEarlier(device, row)));
+    changed([row]); // events
     return (await devices.command(row.id)) ?? row;
   }
 
@@ -125,14 +183,31 @@ export function createCommandChannel(deps: {
   async function advance(deviceId: string, commandId: string, state: 'delivered' | 'done' | 'failed', result: unknown, guard?: (tx: Queryable) => Promise<boolean>): Promise<CommandRow | undefined | null> {
     const outcome = await db.transaction(async (tx) => {
       if (guard && !(await guard(tx))) return null;
-      const row = await devices.advance(deviceId, commandId, state, result, tx);
-      if (row?.state === 'done') await applyDone(row, tx);
-      return { row };
+      return { row: await advanceIn(deviceId, commandId, state, result, tx) };
     });
-    if (outcome?.row?.state === 'done' && RELEASING.has(outcome.row.type) && deps.onRelease) {
-      await deps.onRelease(deviceId).catch((error: unknown) => deps.log('removing the broker account failed', error));
-    }
+    if (outcome?.row) afterCommit([outcome.row]);
     return outcome ? outcome.row : null;
+  }
+
+  /** The forward-only step and what a finished command changes, inside the caller's transaction. */
+  async function advanceIn(deviceId: string, commandId: string, state: 'delivered' | 'done' | 'failed', result: unknown, tx: Queryable): Promise<CommandRow | undefined> {
+    const row = await devices.advance(deviceId, commandId, state, result, tx);
+    if (row?.state === 'done') await applyDone(row, tx);
+    return row;
+  }
+
+  /**
+   * Work that may only follow a committed result: a released phone's broker account goes. Not awaited: a report
+   * is acknowledged once recorded, and the broker's answer about the account may be queued behind it.
+   */
+  function afterCommit(rows: readonly CommandRow[]): void {
+    changed(rows); // events
+    for (const row of rows) {
+      if (row.state === 'done' && RELEASING.has(row.type)) {
+        deviceCache.delete(row.device_id);
+        deps.onRelease?.(row.device_id).catch((error: unknown) => deps.log('removing the broker account failed', error));
+      }
+    }
   }
 
   /** An offline log entry that changes the lock state counts as the phone's confirmation. */
@@ -149,24 +224,140 @@ export function createCommandChannel(deps: {
     return fresh.length;
   }
 
-  const eventChains = new Map<string, Promise<void>>();
+  // The phones' reports on their event topics ------------------------------------------------------------------
 
-  async function handleEvent(deviceId: string, text: string): Promise<'taken' | 'ignored'> {
+  /**
+   * Active devices by id for reading reports, kept DEVICE_CACHE_MS: a report needs the device's secret before
+   * anything else. A stale entry is harmless: the transaction that takes a report checks the device is still
+   * active, and a report that does not open under the cached secret is tried once against a fresh read.
+   */
+  const deviceCache = new Map<string, { device: DeviceRow; until: number }>();
+  async function deviceFor(deviceId: string, fresh = false): Promise<DeviceRow | undefined> {
+    const cached = deviceCache.get(deviceId);
+    if (!fresh && cached && cached.until > Date.now()) return cached.device;
     const device = await devices.device(deviceId);
-    if (!device) return 'ignored';
-    const event = unseal<DeviceEvent>(device.offline_secret, text);
-    if (!event || event.v !== 1 || !Number.isSafeInteger(event.n) || event.n < 1) return 'ignored';
-    if (event.kind === 'ack' && typeof event.id === 'string' && ['delivered', 'done', 'failed'].includes(event.state)) {
-      // The event number is taken in the transaction that records the result: a failure leaves it to come again.
-      const outcome = await advance(device.id, event.id, event.state, event.result, (tx) => devices.takeEventNumber(device.id, event.n, tx));
-      return outcome === null ? 'ignored' : 'taken';
+    if (device) {
+      if (deviceCache.size >= DEVICE_CACHE_ENTRIES) deviceCache.delete(deviceCache.keys().next().value!);
+      deviceCache.set(deviceId, { device, until: Date.now() + DEVICE_CACHE_MS });
+    } else {
+      deviceCache.delete(deviceId);
+    }
+    return device;
+  }
+
+  async function openEvent(deviceId: string, text: string): Promise<{ device: DeviceRow; event: DeviceEvent } | null> {
+    for (const fresh of [false, true]) {
+      const device = await deviceFor(deviceId, fresh);
+      if (!device) return null;
+      const event = unseal<DeviceEvent>(device.offline_secret, text);
+      if (event) return { device, event };
+    }
+    return null;
+  }
+
+  /**
+   * Command reports (acks) taken in groups: one transaction takes each report's event number (in the order they
+   * came, so a replayed or older number is refused as before), moves each command to the furthest state reported
+   * (delivered and done arriving together write done once), and applies what finished commands change, with
+   * set-based statements for locks and unlocks. A group that fails for any reason is taken again one report at a
+   * time, so one bad report cannot hold back the others and an outage fails each report on its own.
+   */
+  async function takeAcks(reports: AckReport[]): Promise<Array<Settled<'taken' | 'ignored'>>> {
+    if (reports.length > 1) {
+      try {
+        return (await takeAckGroup(reports)).map((value) => ({ ok: true, value }));
+      } catch (error) {
+        deps.log('a group of device reports failed; taking them one by one', error);
+      }
+    }
+    const settled: Array<Settled<'taken' | 'ignored'>> = [];
+    for (const report of reports) {
+      try {
+        const outcome = await advance(report.device.id, report.id, report.state, report.result, (tx) => devices.takeEventNumber(report.device.id, report.n, tx));
+        settled.push({ ok: true, value: outcome === null ? 'ignored' : 'taken' });
+      } catch (error) {
+        settled.push({ ok: false, error });
+      }
+    }
+    return settled;
+  }
+
+  async function takeAckGroup(reports: AckReport[]): Promise<Array<'taken' | 'ignored'>> {
+    const { taken, rows } = await db.transaction(async (tx) => {
+      const highest = await devices.lockEventNumbers([...new Set(reports.map((r) => r.device.id))].sort(), tx);
+      const raised = new Map<string, number>();
+      const taken = reports.map((r) => {
+        const last = highest.get(r.device.id);
+        if (last === undefined || r.n <= last) return false;
+        highest.set(r.device.id, r.n);
+        raised.set(r.device.id, r.n);
+        return true;
+      });
+      await devices.raiseEventNumbers(raised, tx);
+      // Per command, the furthest state its phone reported, in the order reports came; an end state is final. (A
+      // command named by another phone is its own entry, which the statement below matches to nothing.)
+      const steps = new Map<string, { id: string; deviceId: string; state: AckReport['state']; result: unknown; at: number }>();
+      const key = (deviceId: string, id: string) => `${deviceId} ${id}`;
+      reports.forEach((r, at) => {
+        if (!taken[at]) return;
+        const before = steps.get(key(r.device.id, r.id));
+        if (before && (ENDED.has(before.state) || STEP_RANK[r.state] <= STEP_RANK[before.state])) return;
+        steps.set(key(r.device.id, r.id), { id: r.id, deviceId: r.device.id, state: r.state, result: r.result ?? before?.result ?? null, at });
+      });
+      const moved = (await devices.advanceMany([...steps.values()], tx))
+        .sort((a, b) => steps.get(key(a.device_id, a.id))!.at - steps.get(key(b.device_id, b.id))!.at);
+      // Locks and unlocks done: the last one per customer decides, in one statement for all.
+      const lockDone = new Map<number, { customerId: number; deviceId: string; locked: boolean }>();
+      for (const row of moved) {
+        if (row.state === 'done' && (row.type === 'lock' || row.type === 'unlock')) {
+          lockDone.delete(row.customer_id);
+          lockDone.set(row.customer_id, { customerId: row.customer_id, deviceId: row.device_id, locked: row.type === 'lock' });
+        }
+      }
+      await devices.setLockStatuses([...lockDone.values()], tx);
+      // Anything else that finished (a release, a location, a SIM list, a toggle) as for a single report.
+      for (const row of moved) if (row.state === 'done' && row.type !== 'lock' && row.type !== 'unlock') await applyDone(row, tx);
+      return { taken, rows: moved };
+    });
+    afterCommit(rows);
+    groupStats.groups++;
+    groupStats.reports += reports.length;
+    return taken.map((t) => (t ? 'taken' : 'ignored'));
+  }
+
+  const ackGroups = groupRunner(takeAcks, REPORT_GROUP_MAX);
+  /** Groups of more than one report taken in one transaction, and the reports in them. */
+  const groupStats = { groups: 0, reports: 0 };
+  /** Per device, its last report handed on (to the ack groups or taken on its own), so the next waits its turn. */
+  const eventChains = new Map<string, Promise<void>>();
+  /** Per device, the outcome of its last report waiting in the ack groups. */
+  const queuedAck = new Map<string, Promise<'taken' | 'ignored'>>();
+
+  /**
+   * Reads one report and hands it on. Resolves with a promise of its outcome once the report is in line: a
+   * device's next report may then be read while this one waits in its group.
+   */
+  async function readEvent(deviceId: string, text: string): Promise<{ outcome: Promise<'taken' | 'ignored'> }> {
+    const opened = await openEvent(deviceId, text);
+    if (!opened) return { outcome: Promise.resolve('ignored') };
+    const { device, event } = opened;
+    if (event.v !== 1 || !Number.isSafeInteger(event.n) || event.n < 1) return { outcome: Promise.resolve('ignored') };
+    if (event.kind === 'ack' && typeof event.id === 'string' && UUID.test(event.id) && ['delivered', 'done', 'failed'].includes(event.state)) {
+      const outcome = ackGroups.push({ device, n: event.n, id: event.id, state: event.state, result: event.result });
+      queuedAck.set(device.id, outcome);
+      const forget = () => {
+        if (queuedAck.get(device.id) === outcome) queuedAck.delete(device.id);
+      };
+      outcome.then(forget, forget);
+      return { outcome };
     }
     if (event.kind === 'sim_change' && Array.isArray(event.new)) {
-      if (!(await devices.takeEventNumber(device.id, event.n))) return 'ignored';
-      await channel.onSimChange(device, event.old ?? [], event.new, event.location ?? null, event.at);
-      return 'taken';
+      // The number is taken in the transaction that records the change; the device's earlier reports go first.
+      await queuedAck.get(device.id)?.catch(() => undefined);
+      const taken = await channel.onSimChange(device, event.old ?? [], event.new, event.location ?? null, event.at, (tx) => devices.takeEventNumber(device.id, event.n, tx));
+      return { outcome: Promise.resolve(taken ? 'taken' : 'ignored') };
     }
-    return 'ignored';
+    return { outcome: Promise.resolve('ignored') };
   }
 
   const channel = {
@@ -196,24 +387,10 @@ export function createCommandChannel(deps: {
 
     /** Publishes many written commands (a bulk batch), a few devices at a time, each device's in seq order; marks them sent in one statement. */
     async publishMany(items: { device: DeviceRow; row: CommandRow }[], inFlight = PUBLISH_IN_FLIGHT): Promise<void> {
-      const queued = await devices.queuedUpTo(items.map((i) => i.device.id));
-      const earlier = new Map<string, CommandRow[]>();
-      for (const c of queued) earlier.set(c.device_id, [...(earlier.get(c.device_id) ?? []), c]);
-      const sent: string[] = [];
-      let next = 0;
-      const worker = async () => {
-        while (next < items.length) {
-          const { device, row } = items[next++]!;
-          const rows = [...(earlier.get(device.id) ?? []).filter((c) => c.seq < row.seq), row];
-          try {
-            sent.push(...(await publishInOrder(device, rows)));
-          } catch (error) {
-            deps.log('command publish failed; the sweeper will retry', error);
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(inFlight, items.length) }, worker));
-      await devices.markSent(sent);
+      const earlier = groupByDevice(await devices.queuedUpTo(items.map((i) => i.device.id)));
+      const groups = items.map(({ device, row }) => ({ device, rows: [...(earlier.get(device.id) ?? []).filter((c) => c.seq < row.seq), row] }));
+      await devices.markSent(await publishGroups(groups, inFlight, false));
+      changed(items.map((i) => i.row)); // events
     },
 
     async issue(request: IssueRequest): Promise<CommandRow> {
@@ -221,57 +398,77 @@ export function createCommandChannel(deps: {
       return fresh ? channel.publish(request.device, row) : row;
     },
 
-    /** Publishes commands left queued (by a crash between commit and publish) and expires old ones. */
-    async sweep(olderThanSeconds = 5): Promise<{ republished: number; expired: number }> {
-      const expired = (await devices.expire()).length;
-      let republished = 0;
-      const byDevice = new Map<string, CommandRow[]>();
-      for (const row of await devices.unpublished(olderThanSeconds, 500)) byDevice.set(row.device_id, [...(byDevice.get(row.device_id) ?? []), row]);
-      for (const [deviceId, rows] of byDevice) {
-        const device = await devices.device(deviceId);
-        if (!device) continue;
-        try {
-          const sent = await publishInOrder(device, rows);
-          await devices.markSent(sent);
-          republished += sent.length;
-        } catch (error) {
-          deps.log('sweeper publish failed', error);
-          break;
-        }
-      }
-      return { republished, expired };
+    /**
+     * Publishes commands left queued (by a crash between commit and publish), publishes again those sent but
+     * not confirmed for `unconfirmedSeconds` (the phone answers one it already carried out with its outcome),
+     * and expires old ones.
+     */
+    async sweep(olderThanSeconds = 5, unconfirmedSeconds = UNCONFIRMED_REPUBLISH_SECONDS): Promise<{ republished: number; expired: number; repeated: number }> {
+      const expiredRows = await devices.expire();
+      changed(expiredRows); // events
+      const expired = expiredRows.length;
+      const publishAll = async (rows: CommandRow[], mark: (ids: string[]) => Promise<void>): Promise<number> => {
+        const byDevice = groupByDevice(rows);
+        const found = await devices.devicesByIds([...byDevice.keys()]);
+        const sent = await publishGroups(found.map((device) => ({ device, rows: byDevice.get(device.id)! })), PUBLISH_IN_FLIGHT, true);
+        await mark(sent);
+        return sent.length;
+      };
+      const republished = await publishAll(await devices.unpublished(olderThanSeconds, 500), (ids) => devices.markSent(ids));
+      const repeated = await publishAll(await devices.unconfirmed(unconfirmedSeconds, 500), (ids) => devices.markRepublished(ids));
+      return { republished, expired, repeated };
     },
+
+    /** How many reports went in shared transactions, and in how many (for tests and benchmarks). */
+    groupStats: () => ({ ...groupStats }),
 
     /** A phone's sealed event on its own topic. Forged, replayed and unknown messages are dropped. */
     async onEvent(topic: string, text: string): Promise<'taken' | 'ignored'> {
       const deviceId = deviceIdOfEventTopic(topic);
       if (!deviceId) return 'ignored';
-      // One device's events are handled one after another, in the order the broker delivered them.
+      // One device's events are handed on one after another, in the order the broker delivered them: a report
+      // once it is in its group's queue (groups are applied in order), a SIM change once it is taken.
       const previous = eventChains.get(deviceId) ?? Promise.resolve();
-      const handled = previous.then(() => handleEvent(deviceId, text), () => handleEvent(deviceId, text));
-      const tail = handled.then(() => undefined, () => undefined);
+      const read = previous.then(() => readEvent(deviceId, text));
+      const tail = read.then(() => undefined, () => undefined);
       eventChains.set(deviceId, tail);
       void tail.then(() => {
         if (eventChains.get(deviceId) === tail) eventChains.delete(deviceId);
       });
-      return handled;
+      return (await read).outcome;
     },
 
     /** A phone's report that came by another road than its event topic (Apple MDM's connect endpoint): the same forward-only advance. */
     report: async (deviceId: string, commandId: string, state: 'delivered' | 'done' | 'failed', result?: unknown): Promise<CommandRow | undefined> => (await advance(deviceId, commandId, state, result)) ?? undefined,
 
     /** Set by the devices service: what a SIM change means (record it, maybe lock). */
-    onSimChange: async (_device: DeviceRow, _old: Sim[], _new: Sim[], _location: unknown, _at: string): Promise<void> => undefined,
+    onSimChange: async (_device: DeviceRow, _old: Sim[], _new: Sim[], _location: unknown, _at: string, _take: (tx: Queryable) => Promise<boolean>): Promise<boolean> => false,
 
     /** HTTPS check-in: record what the phone says, take its offline log, answer with what it should do. */
     async checkIn(device: DeviceRow, body: CheckInBody): Promise<CheckInReply> {
       const policy = await devices.orgPolicy(device.org_id);
-      await db.transaction(async (tx) => {
+      const finished = await db.transaction(async (tx) => {
         const reported: Record<string, unknown> = { locked: body.locked };
         for (const key of ['battery', 'app_version', 'sims', 'location'] as const) if (body[key] !== undefined && body[key] !== null) reported[key] = body[key];
         await devices.report(device.id, reported, true, tx);
         if (body.log?.length) await applyLog(device, body.log, tx);
+        // Outcomes the phone recorded: a report lost on its way (a server or broker that went down) is taken here.
+        const rows: CommandRow[] = [];
+        for (const outcome of body.recent ?? []) {
+          if (outcome.seq > body.last_seq) continue;
+          const row = await advanceIn(device.id, outcome.id, outcome.state, outcome.result, tx);
+          if (row) rows.push(row);
+        }
+        // With no lock or unlock still on its way, the phone's own screen is the truth (a self-lock is not the retailer's
+        // lock), unless this check-in is older than a lock or unlock the phone has since confirmed (it came late).
+        if (!body.self_locked && !(await devices.openLockCommand(device.id, tx)) && !(await devices.lockDoneAbove(device.id, body.last_seq, tx))) {
+          await devices.setLockStatus(device.customer_id, body.locked, tx);
+        }
+        return rows;
       });
+      afterCommit(finished);
+      // events: the phone's own lock state (or a code in its log) may have moved the customer's
+      if (device.reported.locked !== body.locked || body.log?.length) deps.notify?.({ type: 'customer', customer_ids: [device.customer_id] });
       const open = await devices.openAbove(device.id, body.last_seq);
       const customer = (await db.query<{ lock_status: number }>('SELECT lock_status FROM customers WHERE id = $1', [device.customer_id])).rows[0]!;
       // The latest lock or unlock not yet confirmed decides, even one the phone has already carried out (its
@@ -292,7 +489,9 @@ export function createCommandChannel(deps: {
     },
 
     async uploadLog(device: DeviceRow, entries: OfflineLogEntry[]): Promise<number> {
-      return db.transaction((tx) => applyLog(device, entries, tx));
+      const fresh = await db.transaction((tx) => applyLog(device, entries, tx));
+      if (fresh > 0) deps.notify?.({ type: 'customer', customer_ids: [device.customer_id] }); // events
+      return fresh;
     },
   };
   return channel;

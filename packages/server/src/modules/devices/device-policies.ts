@@ -11,25 +11,48 @@ import type { DevicesRepository, DeviceRow } from './devices.repository.ts';
 import type { CommandChannel } from './command-channel.ts';
 import type { DevicesService } from './devices.service.ts';
 
-interface EventRow { id: number; customer_id: number; type: 'emi_reminder' | 'emi_overdue'; payload: { due_date?: string; amount_paise?: number; days_past_due?: number; overdue_paise?: number }; auto_lock_days_overdue: number; lock_status: number; language: string | null }
+interface EventRow { id: number; customer_id: number; type: 'emi_reminder' | 'emi_overdue'; payload: { due_date?: string; amount_paise?: number; days_past_due?: number; overdue_paise?: number }; language: string | null }
+
+/** Events handled per transaction. */
+const EVENT_BATCH = 1000;
 
 export function createDevicePolicies(deps: { db: Database; devices: DevicesRepository; channel: CommandChannel; lockScreen: DevicesService['lockScreen'] }) {
   const { db, devices, channel } = deps;
   const publishLater: { device: DeviceRow; row: Awaited<ReturnType<CommandChannel['write']>>['row'] }[] = [];
 
-  /** Handles each open reminder and overdue event once (claimed with the commands it writes). */
+  /**
+   * Handles each open reminder and overdue event once, a batch per transaction: one statement marks the batch
+   * handled, one picks the events a policy acts on (a reminder, or an overdue loan past the lock threshold of an
+   * unlocked phone) and one finds their phones; only those write commands.
+   */
   async function handleEvents(): Promise<{ alerts: number; locks: number }> {
     const stats = { alerts: 0, locks: 0 };
+    // Each batch starts after the last one, so it never walks the index entries of rows handled a moment ago
+    // (they stay until vacuum); what another node held is left to it, or to the next call.
+    let after = 0;
     for (;;) {
-      const batch = await db.transaction(async (tx) => {
+      const claimed = await db.transaction(async (tx) => {
+        const ids = (await tx.query<{ id: number }>(
+          `UPDATE customer_events SET handled_at = now()
+            WHERE id IN (SELECT id FROM customer_events WHERE handled_at IS NULL AND type IN ('emi_reminder', 'emi_overdue') AND id > $2
+                          ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+            RETURNING id`,
+          [EVENT_BATCH, after],
+        )).rows.map((r) => r.id);
+        if (ids.length === 0) return 0;
+        after = Math.max(...ids);
         const events = (await tx.query<EventRow>(
-          `SELECT e.id, e.customer_id, e.type, e.payload, o.auto_lock_days_overdue, c.lock_status, c.language
+          `SELECT e.id, e.customer_id, e.type, e.payload, c.language
              FROM customer_events e JOIN customers c ON c.id = e.customer_id JOIN organizations o ON o.id = e.org_id
-            WHERE e.handled_at IS NULL AND e.type IN ('emi_reminder', 'emi_overdue') ORDER BY e.id LIMIT 100 FOR UPDATE OF e SKIP LOCKED`,
+            WHERE e.id = ANY($1::int[])
+              AND (e.type = 'emi_reminder'
+                   OR (o.auto_lock_days_overdue > 0 AND c.lock_status = 0 AND (e.payload->>'days_past_due')::int >= o.auto_lock_days_overdue))
+            ORDER BY e.id`,
+          [ids],
         )).rows;
+        const phones = new Map((await devices.activeDevices([...new Set(events.map((e) => e.customer_id))], tx)).map((d) => [d.customer_id, d]));
         for (const event of events) {
-          await tx.query('UPDATE customer_events SET handled_at = now() WHERE id = $1', [event.id]);
-          const device = await devices.activeDevice(event.customer_id, tx);
+          const device = phones.get(event.customer_id);
           if (!device) continue;
           if (event.type === 'emi_reminder') {
             const lng = event.language ?? 'en';
@@ -42,16 +65,16 @@ export function createDevicePolicies(deps: { db: Database; devices: DevicesRepos
             }, tx);
             if (written.fresh) publishLater.push({ device, row: written.row });
             stats.alerts++;
-          } else if (event.auto_lock_days_overdue > 0 && event.lock_status === 0 && (event.payload.days_past_due ?? 0) >= event.auto_lock_days_overdue) {
+          } else {
             const written = await channel.write({ device, type: 'lock', origin: 'dues', createdBy: device.account_id, payload: { lock_screen: await deps.lockScreen(event.customer_id, tx) } }, tx);
             if (written.fresh) publishLater.push({ device, row: written.row });
             stats.locks++;
           }
         }
-        return events.length;
+        return ids.length;
       });
       await flush();
-      if (batch < 100) return stats;
+      if (claimed < EVENT_BATCH) return stats;
     }
   }
 

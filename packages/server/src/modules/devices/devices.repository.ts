@@ -47,6 +47,8 @@ const COMMAND_COLUMNS = `id, device_id, customer_id, account_id, seq, type, payl
 const DEVICE_COLUMNS = `id, customer_id, org_id, account_id, offline_secret, imei1, imei2, serial_number, sims, reported, last_event_n,
   last_log_n, code_counters, want_location, channel, last_check_in_at, created_at`;
 const ORDER = "ARRAY['queued','sent','delivered','done','failed']";
+/** Republishes of an unconfirmed command made whether or not the phone was seen since (see unconfirmed()). */
+export const MAX_BLIND_REPUBLISHES = 8;
 
 export function createDevicesRepository(db: Queryable) {
   return {
@@ -100,6 +102,11 @@ export function createDevicesRepository(db: Queryable) {
     async device(deviceId: string, q: Queryable = db, lock = false): Promise<DeviceRow | undefined> {
       return (await q.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM devices WHERE id = $1 AND active${lock ? ' FOR UPDATE' : ''}`, [deviceId])).rows[0];
     },
+    /** Several active devices at once, by id. */
+    async devicesByIds(deviceIds: readonly string[]): Promise<DeviceRow[]> {
+      if (deviceIds.length === 0) return [];
+      return (await db.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM devices WHERE id = ANY($1::uuid[]) AND active`, [deviceIds])).rows;
+    },
     /** The phone is no longer managed: its credentials stop working and its open commands end. */
     async release(deviceId: string, q: Queryable = db): Promise<void> {
       await q.query('UPDATE devices SET active = false, released_at = now() WHERE id = $1', [deviceId]);
@@ -129,12 +136,20 @@ export function createDevicesRepository(db: Queryable) {
     },
 
     /** The newest lock or unlock the phone has not confirmed (it decides the desired lock state). */
-    async openLockCommand(deviceId: string): Promise<CommandRow | undefined> {
-      return (await db.query<CommandRow>(
+    async openLockCommand(deviceId: string, q: Queryable = db): Promise<CommandRow | undefined> {
+      return (await q.query<CommandRow>(
         `SELECT ${COMMAND_COLUMNS} FROM device_commands WHERE device_id = $1 AND type IN ('lock', 'unlock') AND state IN ('queued', 'sent', 'delivered')
            AND expires_at > now() ORDER BY seq DESC LIMIT 1`,
         [deviceId],
       )).rows[0];
+    },
+
+    /** Whether a lock or unlock after the phone's `lastSeq` is already done: a check-in older than that result. */
+    async lockDoneAbove(deviceId: string, lastSeq: number, q: Queryable = db): Promise<boolean> {
+      return ((await q.query(
+        `SELECT 1 FROM device_commands WHERE device_id = $1 AND type IN ('lock', 'unlock') AND state = 'done' AND seq > $2 LIMIT 1`,
+        [deviceId, lastSeq],
+      )).rowCount ?? 0) > 0;
     },
 
     /** When the latest lock or unlock was confirmed, if ever. */
@@ -158,7 +173,9 @@ export function createDevicesRepository(db: Queryable) {
     async createCommands(rows: { id: string; device_id: string; customer_id: number; account_id: number; type: string; payload: object; created_by: number; ttl_minutes: number; origin: string; batch_id: string | null }[], q: Queryable): Promise<CommandRow[]> {
       if (rows.length === 0) return [];
       const seqs = new Map((await q.query<{ id: string; last_seq: number }>(
-        'UPDATE devices SET last_seq = last_seq + 1 WHERE id = ANY($1::uuid[]) RETURNING id, last_seq', [rows.map((r) => r.device_id)],
+        // Rows locked in id order, as the report groups lock them: two transactions over the same devices cannot deadlock.
+        `UPDATE devices SET last_seq = last_seq + 1
+          WHERE id IN (SELECT id FROM devices WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE) RETURNING id, last_seq`, [rows.map((r) => r.device_id)],
       )).rows.map((r) => [r.id, r.last_seq]));
       const res = await q.query<CommandRow>(
         `INSERT INTO device_commands (id, device_id, customer_id, account_id, seq, type, payload, created_by, expires_at, origin, batch_id)
@@ -206,6 +223,26 @@ export function createDevicesRepository(db: Queryable) {
       )).rows;
     },
 
+    /**
+     * Commands sent but not confirmed for a while (a report may have been lost), in seq order, waiting twice as
+     * long after each republish (up to 64 times the first wait). After MAX_BLIND_REPUBLISHES a command goes again
+     * only once the phone has checked in since it last went: a phone that is away gets no pile of copies queued
+     * in its broker session.
+     */
+    async unconfirmed(olderThanSeconds: number, limit: number): Promise<CommandRow[]> {
+      return (await db.query<CommandRow>(
+        `SELECT ${COMMAND_COLUMNS.split(/,\s*/).map((c) => `c.${c}`).join(', ')} FROM device_commands c JOIN devices d ON d.id = c.device_id AND d.active AND d.channel <> 'apple'
+          WHERE c.state IN ('sent', 'delivered') AND c.expires_at > now() AND coalesce(c.last_sent_at, c.sent_at) < now() - make_interval(secs => $1 * power(2, least(c.republish_count, 6)))
+            AND (c.republish_count < $3 OR d.last_check_in_at > c.last_sent_at)
+          ORDER BY c.device_id, c.seq LIMIT $2`,
+        [olderThanSeconds, limit, MAX_BLIND_REPUBLISHES],
+      )).rows;
+    },
+
+    async markRepublished(ids: string[]): Promise<void> {
+      if (ids.length) await db.query('UPDATE device_commands SET last_sent_at = now(), republish_count = republish_count + 1 WHERE id = ANY($1::uuid[])', [ids]);
+    },
+
     async expire(): Promise<CommandRow[]> {
       return (await db.query<CommandRow>(
         `UPDATE device_commands SET state = 'expired', finished_at = now()
@@ -242,6 +279,54 @@ export function createDevicesRepository(db: Queryable) {
     async takeEventNumber(deviceId: string, n: number, q: Queryable = db): Promise<boolean> {
       const res = await q.query('UPDATE devices SET last_event_n = $2 WHERE id = $1 AND active AND last_event_n < $2', [deviceId, n]);
       return res.rowCount > 0;
+    },
+
+    /** The highest event number taken of each active device, its row locked for the caller's transaction (in id order, so two nodes cannot deadlock). */
+    async lockEventNumbers(deviceIds: readonly string[], q: Queryable): Promise<Map<string, number>> {
+      const res = await q.query<{ id: string; n: string }>(
+        'SELECT id, last_event_n::text AS n FROM devices WHERE id = ANY($1::uuid[]) AND active ORDER BY id FOR UPDATE', [deviceIds],
+      );
+      return new Map(res.rows.map((r) => [r.id, Number(r.n)]));
+    },
+    /** Raises each device's highest event number taken (rows locked by lockEventNumbers). */
+    async raiseEventNumbers(highest: ReadonlyMap<string, number>, q: Queryable): Promise<void> {
+      if (highest.size === 0) return;
+      await q.query(
+        `UPDATE devices d SET last_event_n = v.n FROM unnest($1::uuid[], $2::bigint[]) AS v(id, n) WHERE d.id = v.id AND d.last_event_n < v.n`,
+        [[...highest.keys()], [...highest.values()]],
+      );
+    },
+    /**
+     * advance() for many commands in one statement: each command (of its own device) moves forward to the state
+     * given, never back and never out of an end state. Returns the rows that moved. At most one entry per command.
+     */
+    async advanceMany(steps: ReadonlyArray<{ id: string; deviceId: string; state: 'delivered' | 'done' | 'failed'; result: unknown }>, q: Queryable): Promise<CommandRow[]> {
+      if (steps.length === 0) return [];
+      const res = await q.query<CommandRow>(
+        `UPDATE device_commands c SET state = v.state,
+           sent_at = coalesce(c.sent_at, now()),
+           delivered_at = coalesce(c.delivered_at, now()),
+           finished_at = CASE WHEN v.state IN ('done', 'failed') THEN now() ELSE c.finished_at END,
+           result = coalesce(v.result, c.result)
+          FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::jsonb[]) AS v(id, device_id, state, result)
+         WHERE c.id = v.id AND c.device_id = v.device_id AND array_position(${ORDER}, c.state) < array_position(${ORDER}, v.state)
+           AND c.state NOT IN ('done', 'failed', 'expired')
+         RETURNING ${COMMAND_COLUMNS.split(/,\s*/).map((c) => `c.${c}`).join(', ')}`,
+        [steps.map((s) => s.id), steps.map((s) => s.deviceId), steps.map((s) => s.state), steps.map((s) => (s.result === undefined || s.result === null ? null : JSON.stringify(s.result)))],
+      );
+      return res.rows;
+    },
+    /** setLockStatus() for many customers, and the phones' reported lock state with it; one entry per customer. */
+    async setLockStatuses(changes: ReadonlyArray<{ customerId: number; deviceId: string; locked: boolean }>, q: Queryable): Promise<void> {
+      if (changes.length === 0) return;
+      await q.query(
+        `UPDATE customers c SET lock_status = v.l, updated_at = now() FROM unnest($1::int[], $2::int[]) AS v(id, l) WHERE c.id = v.id AND c.lock_status <> v.l`,
+        [changes.map((c) => c.customerId), changes.map((c) => (c.locked ? 1 : 0))],
+      );
+      await q.query(
+        `UPDATE devices d SET reported = d.reported || jsonb_build_object('locked', v.l) FROM unnest($1::uuid[], $2::boolean[]) AS v(id, l) WHERE d.id = v.id`,
+        [changes.map((c) => c.deviceId), changes.map((c) => c.locked)],
+      );
     },
 
     async report(deviceId: string, reported: Record<string, unknown>, checkIn: boolean, q: Queryable = db): Promise<void> {

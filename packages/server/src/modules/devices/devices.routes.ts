@@ -8,15 +8,15 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { SIM_TRACKING_COMMANDS } from '@kisht/domain/device-actions';
 import { ONE_SHOT_ACTIONS, TOGGLE_ACTIONS, type OfflineLogEntry } from '@kisht/protocol/messages';
 import type { App } from '../../shared/types.ts';
-import { ErrorReply, Ok } from '../../contract/envelope.ts';
+import { ErrorReply, Ok } from '@kisht/contract/envelope';
 import {
   Batch, BatchBody, BatchQuery, BypassCodeBody, CheckInBody, CheckInReply, CommandBody, DeepLink, DeviceCommand, DeviceEnrolBody, DeviceEnrolled,
   DevicePanel, EmiAlertBody, EmmCode, EmmCodeQuery, LockBody, LostModeBody, OfflineCode, OfflineCodeBody, OfflineLogBody, OfflineLogItem, PinChangeBody,
   Schedule, ScheduleBody, ScheduleCancelBody, SimChangeList, SimChangeQuery, SimTrackingBody, ToggleBody, UninstallBody, WallpaperBody,
-} from '../../contract/devices.ts';
+} from '@kisht/contract/devices';
 import { ok } from '../../shared/reply.ts';
 import type { SuccessMessage } from '../../shared/messages.ts';
-import { authOf } from '../../plugins/route-config.ts';
+import { authOf, SIGNED_IN } from '../../plugins/route-config.ts';
 import { AppError } from '../../errors.ts';
 import type { DevicesService } from './devices.service.ts';
 import type { DeviceRow } from './devices.repository.ts';
@@ -30,16 +30,18 @@ export async function devicesRoutes(app: App, opts: { devices: DevicesService })
   // One shape for the retailer's POST actions: schema-checked body, the caller's auth, a success message.
   const retailerPost = <B extends TSchema, R extends TSchema>(url: string, summary: string, body: B, reply: R, handler: (request: FastifyRequest<{ Body: Static<B> }>) => Promise<Static<R>>, message: SuccessMessage = 'COMMAND_SENT') =>
     app.route({
-      method: 'POST', url, schema: { tags, security, summary, body, response: { 200: Ok(reply), ...errors } },
+      method: 'POST', url, config: { callers: SIGNED_IN, scope: 'account', audit: `device.${url.slice('/api/device/'.length).replaceAll('/', '.')}` }, schema: { tags, security, summary, body, response: { 200: Ok(reply), ...errors } },
       handler: async (request: FastifyRequest) => ok(request, await handler(request as FastifyRequest<{ Body: Static<B> }>), message) as never,
     } as never);
 
   for (const url of ['/api/customer/generate_emm_code', '/api/customer/get_customers_qrCode']) {
     app.get(url, {
+      config: { callers: SIGNED_IN, scope: 'account', audit: 'device.enrolment_qr' },
       schema: { tags, security, summary: "The EMM provisioning QR for a customer's phone (a fresh single-use token)", querystring: EmmCodeQuery, response: { 200: Ok(EmmCode), ...errors } },
     }, async (request) => ok(request, await devices.emmCode(authOf(request), request.query.customer_id)));
   }
   app.get('/api/customer/get_deep_link', {
+    config: { callers: SIGNED_IN, scope: 'account', audit: 'device.enrolment_link' },
     schema: { tags, security, summary: 'The LINKFL enrolment deep link (a fresh single-use token)', querystring: EmmCodeQuery, response: { 200: Ok(DeepLink), ...errors } },
   }, async (request) => ok(request, await devices.deepLink(authOf(request), request.query.customer_id)));
 
@@ -65,34 +67,42 @@ export async function devicesRoutes(app: App, opts: { devices: DevicesService })
   retailerPost('/api/device/unclaim', 'Release the phone from management once the loan is closed', CommandBody, DeviceCommand, (r) => devices.unclaim(authOf(r), r.body.customer_id));
 
   app.get('/api/device/commands', {
+    config: { callers: SIGNED_IN, scope: 'account' },
     schema: { tags, security, summary: "The customer's device commands and their state, newest first", querystring: EmmCodeQuery, response: { 200: Ok(Type.Array(DeviceCommand)), ...errors } },
   }, async (request) => ok(request, await devices.commands(authOf(request), request.query.customer_id)));
   app.get('/api/device/details', {
+    config: { callers: SIGNED_IN, scope: 'account' },
     schema: { tags, security, summary: 'The device panel: the phone, what it reported, the actions offered, recent commands', querystring: EmmCodeQuery, response: { 200: Ok(DevicePanel), ...errors } },
   }, async (request) => ok(request, await devices.panel(authOf(request), request.query.customer_id)));
 
   // Offline codes.
   app.post('/api/auth/offline_lock_unlock', {
+    config: { callers: SIGNED_IN, scope: 'account', audit: 'device.offline_code' },
     schema: { tags, security, summary: 'An offline lock or unlock code the phone checks without a network (HOTP)', body: OfflineCodeBody, response: { 200: Ok(OfflineCode), ...errors } },
   }, async (request) => ok(request, await devices.offlineCode(authOf(request), request.body.customer_id, request.body.action)));
   app.get('/api/customer/ouc-code', {
+    config: { callers: SIGNED_IN, scope: 'account', audit: 'device.ouc_code' },
     schema: { tags, security, summary: 'The time-based offline unlock code (TOTP, 10-minute steps)', querystring: EmmCodeQuery, response: { 200: Ok(OfflineCode), ...errors } },
   }, async (request) => ok(request, await devices.oucCode(authOf(request), request.query.customer_id)));
   app.post('/api/device/bypass_code', {
+    config: { callers: SIGNED_IN, scope: 'account', audit: 'device.bypass_code' },
     schema: { tags, security, summary: "A device bypass code, after the customer's BYPASS_CODE OTP", body: BypassCodeBody, response: { 200: Ok(OfflineCode), ...errors } },
   }, async (request) => ok(request, await devices.bypassCode(authOf(request), request.body)));
   app.get('/api/device/offline_command_log', {
+    config: { callers: SIGNED_IN, scope: 'account' },
     schema: { tags, security, summary: 'What the phone did without a network, as it reported', querystring: EmmCodeQuery, response: { 200: Ok(Type.Array(OfflineLogItem)), ...errors } },
   }, async (request) => ok(request, await devices.offlineLog(authOf(request), request.query.customer_id)));
 
   // SIM changes.
   app.get('/api/customer/customer_sim_change_details', {
+    config: { callers: SIGNED_IN, scope: 'account' },
     schema: { tags, security, summary: 'SIM changes the phones reported, newest first (one customer or the whole network)', querystring: SimChangeQuery, response: { 200: Ok(SimChangeList), ...errors } },
   }, async (request) => ok(request, await devices.simChanges(authOf(request), request.query)));
 
   // Schedules.
   retailerPost('/api/device/schedule_lock_unlock', 'Lock or unlock at a set time (kept across restarts)', ScheduleBody, Schedule, (r) => devices.schedule(authOf(r), r.body), 'SCHEDULED');
   app.get('/api/device/schedules', {
+    config: { callers: SIGNED_IN, scope: 'account' },
     schema: { tags, security, summary: "The customer's scheduled locks and unlocks", querystring: EmmCodeQuery, response: { 200: Ok(Type.Array(Schedule)), ...errors } },
   }, async (request) => ok(request, await devices.schedules(authOf(request), request.query.customer_id)));
   retailerPost('/api/device/schedule_cancel', 'Cancel a scheduled lock or unlock', ScheduleCancelBody, Schedule, (r) => devices.cancelSchedule(authOf(r), r.body.schedule_id), 'SCHEDULE_CANCELLED');
@@ -100,13 +110,14 @@ export async function devicesRoutes(app: App, opts: { devices: DevicesService })
   // Multiple lock/unlock.
   retailerPost('/api/device/multiple_lock_unlock', 'Lock or unlock many phones (chosen by hand or by filter); answers with the batch', BatchBody, Batch, (r) => devices.startBatch(authOf(r), r.body), 'BATCH_STARTED');
   app.get('/api/device/multiple_lock_unlock', {
+    config: { callers: SIGNED_IN, scope: 'account' },
     schema: { tags, security, summary: "A batch's progress and each phone's outcome", querystring: BatchQuery, response: { 200: Ok(Batch), ...errors } },
   }, async (request) => ok(request, await devices.batch(authOf(request), request.query.batch_id)));
   retailerPost('/api/device/multiple_lock_unlock/retry', "Send the batch's failed and expired commands again", BatchQuery, Batch, (r) => devices.retryBatch(authOf(r), r.body.batch_id), 'BATCH_STARTED');
 
   // The phone's side.
   app.post('/api/device/enrol', {
-    config: { public: true, skipEmm: true },
+    config: { public: true, skipEmm: true, callers: ['device'], scope: 'own' },
     schema: { tags: ['device side'], summary: 'The phone enrols with the token from the QR and its IMEIs, and receives its own credentials', body: DeviceEnrolBody, response: { 200: Ok(DeviceEnrolled), ...errors } },
   }, async (request) => ok(request, await devices.enrol(request.body), 'OK'));
 
@@ -116,11 +127,11 @@ export async function devicesRoutes(app: App, opts: { devices: DevicesService })
     return device;
   };
   app.post('/api/device/check-in', {
-    config: { public: true, skipEmm: true },
+    config: { public: true, skipEmm: true, callers: ['device'], scope: 'own' },
     schema: { tags: ['device side'], summary: "The phone's check-in (its own credentials, HTTP Basic): state in, desired state and open commands out", body: CheckInBody, response: { 200: Ok(CheckInReply), ...errors } },
   }, async (request) => ok(request, await devices.checkIn(await deviceAuth(request), request.body as never), 'OK') as never);
   app.post('/api/device/offline_command_log', {
-    config: { public: true, skipEmm: true },
+    config: { public: true, skipEmm: true, callers: ['device'], scope: 'own' },
     schema: { tags: ['device side'], summary: 'The phone uploads what it did offline (each entry is kept once)', body: OfflineLogBody, response: { 200: Ok(Type.Object({ taken: Type.Integer() })), ...errors } },
   }, async (request) => ok(request, { taken: await devices.uploadLog(await deviceAuth(request), (request.body.log ?? []) as OfflineLogEntry[]) }, 'OK'));
 }

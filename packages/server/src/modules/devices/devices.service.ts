@@ -16,14 +16,16 @@ import { AppError } from '../../errors.ts';
 import type { RequestAuth } from '../../plugins/route-config.ts';
 import type {
   Batch, BatchBody, DeepLink, DeviceCommand, DeviceEnrolBody, DeviceEnrolled, DevicePanel, EmmCode, OfflineCode, Schedule, SimChange,
-} from '../../contract/devices.ts';
+} from '@kisht/contract/devices';
 import type { CustomersService } from '../customers/customers.service.ts';
 import type { CustomerRow, CustomersRepository } from '../customers/customers.repository.ts';
+import { ownRetailerOf } from '../customers/customers.repository.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { CommandRow, DeviceRow, DevicesRepository } from './devices.repository.ts';
 import { createCommandChannel, DEFAULT_TTL_MINUTES, type Transport } from './command-channel.ts';
 import type { DeviceAccounts } from '../../broker/dynsec.ts';
 import { issueEnrolmentToken, sha256 } from './enrolment.ts';
+import type { Notify } from '../events/events.bus.ts';
 
 export interface AgentSettings {
   publicUrl: string;
@@ -36,7 +38,9 @@ export interface AgentSettings {
   checkInSeconds: number;
 }
 
-const BATCH_CHUNK = 200;
+/** Customers written in one transaction of a bulk lock or unlock. */
+const BATCH_CHUNK = 500;
+const BATCH_CHUNKS_AT_ONCE = 3;
 const isDeviceId = (id: string) => deviceIdOf(id) !== null;
 /** The broker password is a random 32-byte secret, stored as its SHA-256. */
 const samePassword = (password: string, storedHash: string) => timingSafeEqual(Buffer.from(sha256(password), 'hex'), Buffer.from(storedHash, 'hex'));
@@ -63,6 +67,8 @@ export function createDevicesService(deps: {
   /** Broker accounts to keep in step with enrolments (Mosquitto with dynamic security); the embedded broker asks us instead. */
   accounts?: DeviceAccounts;
   log: (message: string, error?: unknown) => void;
+  /** Server events (modules/events): enrolments, commands, schedules and SIM changes reach open screens. */
+  notify?: Notify;
 }) {
   const { db, devices, agent } = deps;
 
@@ -77,7 +83,8 @@ export function createDevicesService(deps: {
       [customerIds],
     );
     return new Map(res.rows.map((row) => {
-      const amount = Number(row.amount_due);
+      // Never below 0: the phone hides the amount line when nothing is due (no "Amount due Rs 0").
+      const amount = Math.max(0, Number(row.amount_due));
       const upi = row.upi_vpa
         ? `upi://pay?${new URLSearchParams({ pa: row.upi_vpa, pn: row.retailer_name, ...(amount > 0 ? { am: (amount / 100).toFixed(2) } : {}), cu: 'INR', tn: `EMI ${row.first_name} ${row.last_name}`.slice(0, 50) }).toString()}`
         : null;
@@ -90,7 +97,7 @@ export function createDevicesService(deps: {
   }
 
   const channel = createCommandChannel({
-    db, devices, transport: deps.transport, lockScreen, checkInSeconds: agent.checkInSeconds, log: deps.log,
+    db, devices, transport: deps.transport, lockScreen, checkInSeconds: agent.checkInSeconds, log: deps.log, ...(deps.notify ? { notify: deps.notify } : {}),
     ...(deps.accounts ? { onRelease: (id: string) => deps.accounts!.remove(id) } : {}),
   });
 
@@ -132,9 +139,11 @@ export function createDevicesService(deps: {
     return toCommand(await channel.issue({ device, type: action, payload: body, createdBy: caller.userId, origin: 'retailer' }));
   }
 
-  async function onSimChange(device: DeviceRow, oldSims: Sim[], newSims: Sim[], location: unknown, at: string): Promise<void> {
+  /** Records a phone's SIM change; `take` claims the event's number in the same transaction (false: seen before). */
+  async function onSimChange(device: DeviceRow, oldSims: Sim[], newSims: Sim[], location: unknown, at: string, take: (tx: Queryable) => Promise<boolean>): Promise<boolean> {
     const policy = await devices.orgPolicy(device.org_id);
     const lock = await db.transaction(async (tx) => {
+      if (!(await take(tx))) return 'seen' as const;
       await devices.addSimChange({ device_id: device.id, customer_id: device.customer_id, account_id: device.account_id, old_sims: oldSims, new_sims: newSims, location, changed_at: at }, tx);
       await devices.setSims(device.id, newSims, tx);
       await devices.report(device.id, { sims: newSims }, false, tx);
@@ -142,7 +151,10 @@ export function createDevicesService(deps: {
       if (!policy.lock_on_sim_change || customer.lock_status === 1) return null;
       return channel.write({ device, type: 'lock', payload: { lock_screen: await lockScreen(device.customer_id, tx) }, createdBy: device.account_id, origin: 'sim_change' }, tx);
     });
+    if (lock === 'seen') return false;
+    deps.notify?.({ type: 'sim_change', customer_ids: [device.customer_id] }); // events
     if (lock?.fresh) await channel.publish(device, lock.row);
+    return true;
   }
   channel.onSimChange = onSimChange;
 
@@ -180,7 +192,7 @@ export function createDevicesService(deps: {
       const deviceId = randomUUID();
       const password = randomBytes(32).toString('base64url');
       const offlineSecret = randomBytes(32).toString('base64url');
-      const replaced = await db.transaction(async (tx) => {
+      const enrolled = await db.transaction(async (tx) => {
         const token = await devices.takeToken(sha256(body.token), tx);
         const customer = token ? await deps.customerRows.findInAccount(token.account_id, token.customer_id, tx) : undefined;
         const imeis = [body.imei1, body.imei2].filter(Boolean);
@@ -196,8 +208,10 @@ export function createDevicesService(deps: {
         await devices.markInstalled(customer.id, tx);
         // A phone starts unlocked; a lock from before enrolment would have had no phone to go to.
         await devices.setLockStatus(customer.id, false, tx);
-        return previous;
+        return { previous, customerId: customer.id };
       });
+      deps.notify?.({ type: 'customer', customer_ids: [enrolled.customerId] }); // events
+      const replaced = enrolled.previous;
       // The replaced phone's account goes once the new one is in place.
       if (replaced && deps.accounts) await deps.accounts.remove(replaced).catch((error: unknown) => deps.log('removing the replaced phone\'s broker account failed', error));
       return {
@@ -316,7 +330,7 @@ export function createDevicesService(deps: {
     async simChanges(caller: RequestAuth, query: { customer_id?: number; page: number; limit: number }): Promise<{ total: number; page: number; limit: number; items: SimChange[] }> {
       if (query.customer_id) await deps.customers.visible(caller, query.customer_id);
       const rows = await devices.simChanges(caller.accountId, {
-        ...(query.customer_id ? { customerId: query.customer_id } : {}), retailerId: caller.userType === 'miniretailer' ? caller.userId : null, limit: query.limit, offset: (query.page - 1) * query.limit,
+        ...(query.customer_id ? { customerId: query.customer_id } : {}), retailerId: ownRetailerOf(caller), limit: query.limit, offset: (query.page - 1) * query.limit,
       });
       return {
         total: Number(rows[0]?.total ?? 0),
@@ -340,6 +354,7 @@ export function createDevicesService(deps: {
         `INSERT INTO device_schedules (customer_id, account_id, action, run_at, note, created_by) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${SCHEDULE_COLUMNS}`,
         [customer.id, caller.accountId, body.action, body.run_at, body.note ?? null, caller.userId],
       );
+      deps.notify?.({ type: 'schedule', customer_ids: [customer.id] }); // events
       return toSchedule(res.rows[0]!);
     },
 
@@ -356,6 +371,7 @@ export function createDevicesService(deps: {
       assertAccess(caller, accessFor(row.action));
       const res = await db.query<ScheduleRow>(`UPDATE device_schedules SET state = 'cancelled' WHERE id = $1 AND state = 'scheduled' RETURNING ${SCHEDULE_COLUMNS}`, [scheduleId]);
       if (!res.rows[0]) throw new AppError('NOTHING_DUE');
+      deps.notify?.({ type: 'schedule', customer_ids: [row.customer_id] }); // events
       return toSchedule(res.rows[0]);
     },
 
@@ -373,15 +389,16 @@ export function createDevicesService(deps: {
           const already = customer.lock_status === (due.action === 'lock' ? 1 : 0);
           if (!device || already) {
             await tx.query(`UPDATE device_schedules SET state = 'skipped' WHERE id = $1`, [due.id]);
-            return { device: null, written: null };
+            return { device: null, written: null, customerId: due.customer_id };
           }
           const payload = due.action === 'lock' ? { lock_screen: await lockScreen(due.customer_id, tx, due.note) } : {};
           const written = await channel.write({ device, type: due.action, payload, createdBy: due.created_by, origin: 'schedule' }, tx);
           await tx.query(`UPDATE device_schedules SET state = 'done', command_id = $2 WHERE id = $1`, [due.id, written.row.id]);
-          return { device, written };
+          return { device, written, customerId: due.customer_id };
         });
         if (!outcome) return ran;
         ran++;
+        deps.notify?.({ type: 'schedule', customer_ids: [outcome.customerId] }); // events
         if (outcome.device && outcome.written?.fresh) await channel.publish(outcome.device, outcome.written.row);
       }
     },
@@ -400,34 +417,46 @@ export function createDevicesService(deps: {
           if (list.items.length < 100 || ids.length >= 20000) break;
         }
       }
+      // All or nothing, like a profile read: one customer the caller may not see (another network's, or the
+      // parent's for a mini-retailer) refuses the whole request before anything is written or named.
+      ids = [...new Set(ids)];
+      if ((await deps.customerRows.visibleTo(caller, ids)).length !== ids.length) throw new AppError('NOT_FOUND');
       const batchId = randomUUID();
       const skipped: { customer_id: number; reason: string }[] = [];
       await db.query('INSERT INTO command_batches (id, account_id, action, created_by) VALUES ($1, $2, $3, $4)', [batchId, caller.accountId, body.action, caller.userId]);
-      // Chunks of 200 customers, each written in a few statements and published as soon as it commits, while
-      // the next chunk is written; the answer comes once every command is written.
-      const publishing: Promise<void>[] = [];
-      for (let i = 0; i < ids.length; i += BATCH_CHUNK) {
-        const chunk = await writeBatchChunk(caller, ids.slice(i, i + BATCH_CHUNK), body.action, batchId);
-        skipped.push(...chunk.skipped);
-        publishing.push(channel.publishMany(chunk.written));
+      // Chunks of BATCH_CHUNK customers, each written in a few statements; the answer comes once every command
+      // is written, and publishing (and the phones' reports it brings) starts after it, so it does not hold the
+      // answer up. A crash in between leaves the commands queued for the sweeper.
+      // A few chunks at once (their customers differ), on a few of the pool's connections.
+      const written: Array<Awaited<ReturnType<typeof writeBatchChunk>>['written']> = [];
+      const chunks = Array.from({ length: Math.ceil(ids.length / BATCH_CHUNK) }, (_, i) => ids.slice(i * BATCH_CHUNK, (i + 1) * BATCH_CHUNK));
+      for (let i = 0; i < chunks.length; i += BATCH_CHUNKS_AT_ONCE) {
+        for (const chunk of await Promise.all(chunks.slice(i, i + BATCH_CHUNKS_AT_ONCE).map((part) => writeBatchChunk(caller, part, body.action, batchId)))) {
+          skipped.push(...chunk.skipped);
+          written.push(chunk.written);
+        }
       }
       await db.query('UPDATE command_batches SET skipped = $2 WHERE id = $1', [batchId, JSON.stringify(skipped)]);
-      void Promise.all(publishing).catch((error: unknown) => deps.log('bulk publish failed; the sweeper will retry', error));
-      return this.batch(caller, batchId);
+      const answer = await this.batch(caller, batchId);
+      setImmediate(() => {
+        Promise.all(written.map((chunk) => channel.publishMany(chunk))).catch((error: unknown) => deps.log('bulk publish failed; the sweeper will retry', error));
+      });
+      return answer;
     },
 
     async batch(caller: RequestAuth, batchId: string): Promise<Batch> {
       const batch = (await db.query<{ id: string; action: string; created_at: Date; skipped: { customer_id: number; reason: string }[]; created_by: number }>(
         'SELECT id, action, created_at, skipped, created_by FROM command_batches WHERE id = $1 AND account_id = $2', [batchId, caller.accountId],
       )).rows[0];
-      if (!batch || (caller.userType === 'miniretailer' && batch.created_by !== caller.userId)) throw new AppError('NOT_FOUND');
+      const own = ownRetailerOf(caller);
+      if (!batch || (own !== null && batch.created_by !== own)) throw new AppError('NOT_FOUND');
       const rows = (await db.query<{ customer_id: number; first_name: string; last_name: string; id: string; state: string; result: { error?: string } | null }>(
         `SELECT d.customer_id, c.first_name, c.last_name, d.id, d.state, d.result FROM device_commands d JOIN customers c ON c.id = d.customer_id
           WHERE d.batch_id = $1 ORDER BY d.customer_id`, [batchId],
       )).rows;
-      const names = new Map((await db.query<{ id: number; first_name: string; last_name: string }>(
-        'SELECT id, first_name, last_name FROM customers WHERE account_id = $2 AND id = ANY($1::int[])', [batch.skipped.map((s) => s.customer_id), caller.accountId],
-      )).rows.map((r) => [r.id, `${r.first_name} ${r.last_name}`]));
+      // Names only of customers the caller may see (a retailer reading its mini-retailer's batch sees them all).
+      const names = new Map((await deps.customerRows.visibleTo(caller, batch.skipped.map((s) => s.customer_id)))
+        .map((r) => [r.id, `${r.first_name} ${r.last_name}`]));
       const counts = { queued: 0, sent: 0, delivered: 0, done: 0, failed: 0, expired: 0, skipped: batch.skipped.length };
       for (const r of rows) counts[r.state as keyof typeof counts]++;
       const items = [
@@ -484,8 +513,8 @@ export function createDevicesService(deps: {
   /** Writes one chunk of a batch in one transaction; returns what to publish and whom it skipped, and why. */
   async function writeBatchChunk(caller: RequestAuth, ids: number[], action: 'lock' | 'unlock', batchId: string) {
     return db.transaction(async (tx) => {
-      const customers = new Map((await deps.customerRows.manyInAccount(caller.accountId, ids, tx))
-        .filter((c) => caller.userType !== 'miniretailer' || c.retailer_id === caller.userId).map((c) => [c.id, c]));
+      // The visibility rule again inside the transaction: a retry's customers were checked when the batch started.
+      const customers = new Map((await deps.customerRows.manyVisibleTo(caller, ids, tx)).map((c) => [c.id, c]));
       const devicesOf = new Map((await devices.activeDevices([...customers.keys()], tx)).map((d) => [d.customer_id, d]));
       const skipped: { customer_id: number; reason: string }[] = [];
       const ready: { customer: CustomerRow; device: DeviceRow }[] = [];

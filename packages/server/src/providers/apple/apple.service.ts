@@ -12,7 +12,7 @@ import { accessFor } from '@kisht/domain/device-access';
 import { AppError } from '../../errors.ts';
 import { translate } from '../../shared/messages.ts';
 import type { RequestAuth } from '../../plugins/route-config.ts';
-import type { AppleDepDevice, AppleDetails, AppleQr, AppleSyncResult, AppleUpdateBody } from '../../contract/apple.ts';
+import type { AppleDepDevice, AppleDetails, AppleQr, AppleSyncResult, AppleUpdateBody } from '@kisht/contract/apple';
 import type { CommandRow, DevicesRepository } from '../../modules/devices/devices.repository.ts';
 import type { CommandChannel } from '../../modules/devices/command-channel.ts';
 import type { CustomersService } from '../../modules/customers/customers.service.ts';
@@ -23,6 +23,7 @@ import { buildMdmCommand, commandPlist, enrolmentProfileId, errorOf, resultOf, t
 import { asDict, parsePlist, PlistData, PlistError, toPlist, type PlistValue } from './plist.ts';
 import type { AppleDeviceRow, AppleRepository, EnrolmentRow } from './apple.repository.ts';
 import { issueEnrolmentToken, sha256 } from '../../modules/devices/enrolment.ts';
+import { ownRetailerOf } from '../../modules/customers/customers.repository.ts';
 
 export interface AppleSettings {
   publicUrl: string;
@@ -342,7 +343,7 @@ export function createAppleService(deps: {
     },
 
     async depDevices(caller: RequestAuth): Promise<AppleDepDevice[]> {
-      return (await apple.depDevicesOf(caller.accountId, caller.userType === 'miniretailer' ? caller.userId : null)).map(depView);
+      return (await apple.depDevicesOf(caller.accountId, ownRetailerOf(caller))).map(depView);
     },
 
     /** Links a synced device to one of the network's Apple customers (or releases the link). */

@@ -4,6 +4,7 @@ import type { SmsMessage, SmsProvider } from './sms-provider.ts';
 
 export class DevOutboxSmsProvider implements SmsProvider {
   readonly name = 'dev-outbox';
+  readonly local = true;
   constructor(readonly outbox: SmsOutboxRepository) {}
   async send(message: SmsMessage): Promise<void> {
     await this.outbox.add(message.to, message.body, message.purpose);

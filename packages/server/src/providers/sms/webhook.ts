@@ -1,7 +1,7 @@
 /**
  * Production provider: POSTs {to, body, purpose} as JSON to SMS_WEBHOOK_URL with a bearer token, for an
- * SMS gateway (or a small relay in front of one). Any non-2xx answer is an error, so the OTP request fails
- * visibly instead of pretending a message went out.
+ * SMS gateway (or a small relay in front of one). Any non-2xx answer is an error, so the SMS queue tries
+ * again later instead of counting the message as sent.
  */
 import type { SmsMessage, SmsProvider } from './sms-provider.ts';
 
