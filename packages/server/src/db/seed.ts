@@ -8,6 +8,7 @@ export const DEMO_USERS = [
   { org_id: 23, user_type: 'miniretailer', first_name: 'Sunita', last_name: 'Sharma', mobile: '+919876543211', shop_name: 'Sunita Telecom', city: 'Ajmer', email: null, birthday: '1992-09-30' },
   { org_id: 23, user_type: 'retailer', first_name: 'Arjun', last_name: 'Patel', mobile: '+919876543212', shop_name: 'Patel Phone Point', city: 'Surat', email: null, birthday: null },
   { org_id: 46, user_type: 'retailer', first_name: 'Meena', last_name: 'Iyer', mobile: '+919812345678', shop_name: 'Meena Electronics', city: 'Chennai', email: null, birthday: null },
+  { org_id: 23, user_type: 'retailer', first_name: 'Farhan', last_name: 'Qureshi', mobile: '+919876543213', shop_name: 'Qureshi Mobile Care', city: 'Lucknow', email: null, birthday: null },
 ] as const;
 
 /** Demo key balances by product type (0 DPC, 11 DPC lite, 2 Apple, 9 DPC with anti-theft). */
@@ -16,6 +17,7 @@ export const DEMO_KEYS: Record<string, Array<[number, number]>> = {
   '+919876543211': [[0, 5]],
   '+919876543212': [[0, 3]],
   '+919812345678': [[0, 10], [2, 2]],
+  '+919876543213': [[0, 5]],
 };
 
 const DEMO_UPI: Record<string, string> = { '+919876543210': 'ravimobiles@okaxis', '+919812345678': 'meenaelectronics@oksbi' };
@@ -23,25 +25,26 @@ const DEMO_UPI: Record<string, string> = { '+919876543210': 'ravimobiles@okaxis'
 export async function seedDemo(db: Database): Promise<number> {
   const users = createUsersRepository(db);
   const licenses = createLicensesRepository(db);
-  let added = 0;
+  const added: Array<{ id: number; mobile: string }> = [];
   await db.transaction(async (tx) => {
-    const ravi = (await users.findByMobile(DEMO_USERS[0].mobile, tx)) ?? (added++, await users.insert({ ...DEMO_USERS[0] }, tx));
+    let ravi = await users.findByMobile(DEMO_USERS[0].mobile, tx);
+    if (!ravi) {
+      ravi = await users.insert({ ...DEMO_USERS[0] }, tx);
+      added.push({ id: ravi.id, mobile: DEMO_USERS[0].mobile });
+    }
     for (const demo of DEMO_USERS.slice(1)) {
       if (await users.findByMobile(demo.mobile, tx)) continue;
       const underRavi = demo.user_type === 'miniretailer';
-      await users.insert({ ...demo, parent_id: underRavi ? ravi.id : null, account_id: underRavi ? ravi.account_id : null }, tx);
-      added++;
+      const user = await users.insert({ ...demo, parent_id: underRavi ? ravi.id : null, account_id: underRavi ? ravi.account_id : null }, tx);
+      added.push({ id: user.id, mobile: demo.mobile });
     }
-    // Keys only for users added now, so a restart does not top anyone up.
-    if (added > 0) {
-      for (const demo of DEMO_USERS) {
-        const user = await users.findByMobile(demo.mobile, tx);
-        for (const [productType, count] of DEMO_KEYS[demo.mobile] ?? []) await licenses.grant(user!.id, productType, count, 'demo seed', tx);
-        // A UPI address for the payment QR on locked phones.
-        const vpa = DEMO_UPI[demo.mobile];
-        if (vpa) await tx.query('UPDATE users SET upi_vpa = $2 WHERE id = $1 AND upi_vpa IS NULL', [user!.id, vpa]);
-      }
+    // Keys only for the users added now, so a restart (or a demo user added later) tops nobody up.
+    for (const user of added) {
+      for (const [productType, count] of DEMO_KEYS[user.mobile] ?? []) await licenses.grant(user.id, productType, count, 'demo seed', tx);
+      // A UPI address for the payment QR on locked phones.
+      const vpa = DEMO_UPI[user.mobile];
+      if (vpa) await tx.query('UPDATE users SET upi_vpa = $2 WHERE id = $1 AND upi_vpa IS NULL', [user.id, vpa]);
     }
   });
-  return added;
+  return added.length;
 }

@@ -14,8 +14,27 @@ export function createLicensesRepository(db: Queryable) {
       );
       const left = res.rows[0]?.balance;
       if (left === undefined) return null;
-      await q.query(`INSERT INTO license_ledger (user_id, product_type, change, reason, customer_id) VALUES ($1, $2, -1, 'enrolment', $3)`, [userId, productType, customerId]);
+      await q.query(`INSERT INTO license_ledger (user_id, product_type, change, reason, customer_id, balance_after) VALUES ($1, $2, -1, 'enrolment', $3, $4)`, [userId, productType, customerId, left]);
       return left;
+    },
+    /**
+     * Gives back the key an enrolment used, to whoever it was taken from, with a ledger line naming the
+     * customer; null when that enrolment took no key (or it was already given back).
+     */
+    async release(customerId: number, q: Queryable): Promise<{ userId: number; productType: number; balance: number } | null> {
+      const taken = (await q.query<{ user_id: number; product_type: number }>(
+        `SELECT user_id, product_type FROM license_ledger l WHERE customer_id = $1 AND reason = 'enrolment'
+            AND NOT EXISTS (SELECT 1 FROM license_ledger r WHERE r.customer_id = $1 AND r.reason = 'enrolment_released')`,
+        [customerId],
+      )).rows[0];
+      if (!taken) return null;
+      const res = await q.query<{ balance: number }>(
+        'UPDATE license_balances SET balance = balance + 1 WHERE user_id = $1 AND product_type = $2 RETURNING balance', [taken.user_id, taken.product_type],
+      );
+      const balance = res.rows[0]!.balance;
+      await q.query(`INSERT INTO license_ledger (user_id, product_type, change, reason, customer_id, balance_after) VALUES ($1, $2, 1, 'enrolment_released', $3, $4)`,
+        [taken.user_id, taken.product_type, customerId, balance]);
+      return { userId: taken.user_id, productType: taken.product_type, balance };
     },
     async grant(userId: number, productType: number, count: number, reason: string, q: Queryable = db): Promise<number> {
       const res = await q.query<{ balance: number }>(
@@ -23,7 +42,7 @@ export function createLicensesRepository(db: Queryable) {
          ON CONFLICT (user_id, product_type) DO UPDATE SET balance = license_balances.balance + EXCLUDED.balance RETURNING balance`,
         [userId, productType, count],
       );
-      await q.query('INSERT INTO license_ledger (user_id, product_type, change, reason) VALUES ($1, $2, $3, $4)', [userId, productType, count, reason]);
+      await q.query('INSERT INTO license_ledger (user_id, product_type, change, reason, balance_after) VALUES ($1, $2, $3, $4, $5)', [userId, productType, count, reason, res.rows[0]!.balance]);
       return res.rows[0]!.balance;
     },
   };

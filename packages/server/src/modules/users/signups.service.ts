@@ -1,7 +1,7 @@
 /** Account requests from the login screen, and the operator's decision on them. */
 import type { Database } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
-import type { SignupRequestBody } from '../../contract/auth.ts';
+import type { SignupRequestBody } from '@kisht/contract/auth';
 import type { SignupRepository, UsersRepository } from './users.repository.ts';
 
 /** Requests one address may file in an hour; the form is public. */

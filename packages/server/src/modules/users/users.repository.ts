@@ -21,8 +21,10 @@ export interface UserRow {
   lock_access: LockAccess;
 }
 
+// active: the user's own switch and every one above it in the network (a blocked member blocks its subtree).
 const COLUMNS = `id, org_id, account_id, parent_id, user_type, first_name, last_name, mobile, email, shop_name,
-  to_char(birthday, 'YYYY-MM-DD') AS birthday, active, mpin_hash, mpin_failed, user_access, lock_access`;
+  to_char(birthday, 'YYYY-MM-DD') AS birthday, NOT EXISTS (SELECT 1 FROM users a WHERE a.path @> users.path AND NOT a.active) AS active,
+  mpin_hash, mpin_failed, user_access, lock_access`;
 
 export interface NewUser {
   org_id: number;
@@ -47,15 +49,18 @@ export function createUsersRepository(db: Queryable) {
       return (await q.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id])).rows[0];
     },
     async insert(user: NewUser, q: Queryable = db): Promise<UserRow> {
+      // A retailer heads its own account; a mini-retailer belongs to its parent's account. Its place in the
+      // network (path): its parent's path and its own id, known before the row is written.
       const res = await q.query<UserRow>(
-        `INSERT INTO users (org_id, user_type, parent_id, account_id, first_name, last_name, mobile, email, shop_name, city, birthday)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
+        `WITH fresh AS (SELECT nextval(pg_get_serial_sequence('users', 'id'))::int AS id)
+         INSERT INTO users (id, org_id, user_type, parent_id, account_id, first_name, last_name, mobile, email, shop_name, city, birthday, path)
+         SELECT fresh.id, $1, $2, $3, coalesce($4, fresh.id), $5, $6, $7, $8, $9, $10, $11,
+                coalesce((SELECT p.path FROM users p WHERE p.id = $3), ''::ltree) || text2ltree(fresh.id::text)
+           FROM fresh RETURNING id`,
         [user.org_id, user.user_type, user.parent_id ?? null, user.account_id ?? null, user.first_name, user.last_name,
           user.mobile, user.email ?? null, user.shop_name ?? null, user.city ?? null, user.birthday ?? null],
       );
       const id = res.rows[0]!.id;
-      // A retailer heads its own account; a mini-retailer belongs to its parent's account.
-      if (!user.account_id) await q.query('UPDATE users SET account_id = $1 WHERE id = $1', [id]);
       return (await this.findById(id, q))!;
     },
     async setMpin(id: number, hash: string, q: Queryable = db): Promise<void> {

@@ -1,0 +1,79 @@
+/**
+ * A retailer's photo, signature and payment QR on its profile: each shown when uploaded, and replaced by a
+ * new one. The payment QR must be a UPI QR: the server reads it and shows the UPI address it found.
+ */
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { MemberImageType, MemberProfile } from '@kisht/contract/network';
+import { PhotoUpload } from '../../../shared/ui/photo-upload.tsx';
+import { StoredImage } from '../../../shared/ui/document-image.tsx';
+import { SignaturePad } from '../../../shared/ui/signature-pad.tsx';
+import { useGetMemberImageQuery, useUploadMemberImageMutation } from '../api/network-api.ts';
+
+function MemberImage({ userId, imageType, available, alt }: { userId?: number; imageType: MemberImageType; available: boolean; alt: string }) {
+  const { data: url, isLoading, isError } = useGetMemberImageQuery({ ...(userId !== undefined ? { userId } : {}), imageType }, { skip: !available });
+  return <StoredImage url={url} available={available} isLoading={isLoading} isError={isError} alt={alt} />;
+}
+
+function ImageUpload({ userId, imageType, label }: { userId?: number; imageType: 'photo' | 'payment_qr'; label: string }) {
+  const [upload, { isLoading }] = useUploadMemberImageMutation();
+  // A refused QR (not a UPI QR) says why in its error toast.
+  return (
+    <PhotoUpload
+      label={label}
+      camera={imageType === 'photo'}
+      busy={isLoading}
+      upload={(picked) => upload({ ...(userId !== undefined ? { userId } : {}), imageType, file: picked.blob, fileName: picked.fileName }).unwrap()}
+    />
+  );
+}
+
+function SignatureUpload({ userId }: { userId?: number }) {
+  const { t } = useTranslation();
+  const [signature, setSignature] = useState<Blob | null>(null);
+  const [upload, { isLoading }] = useUploadMemberImageMutation();
+  return (
+    <div className="stack">
+      <SignaturePad label={t('network.images.newSignature')} onChange={setSignature} height={150} />
+      <button
+        type="button"
+        className="button button--primary"
+        disabled={!signature || isLoading}
+        onClick={() => void upload({ ...(userId !== undefined ? { userId } : {}), imageType: 'signature', file: signature!, fileName: 'signature.png' }).unwrap().catch(() => undefined)}
+      >
+        {t('network.images.saveSignature')}
+      </button>
+    </div>
+  );
+}
+
+export function MemberImages({ member }: { member: MemberProfile }) {
+  const { t } = useTranslation();
+  const userId = member.own ? undefined : member.id;
+  return (
+    <>
+      <section className="card stack" aria-labelledby="qr-title">
+        <h2 id="qr-title">{t('network.images.qrTitle')}</h2>
+        <p className="muted">{t('network.images.qrHelp')}</p>
+        {member.upi_id ? (
+          <p>
+            {t('network.images.upiFound', { vpa: member.upi_id })}
+            {member.upi_name ? ` · ${member.upi_name}` : ''}
+          </p>
+        ) : null}
+        <MemberImage userId={userId} imageType="payment_qr" available={member.upi_id !== null} alt={t('network.images.qrTitle')} />
+        <ImageUpload userId={userId} imageType="payment_qr" label={t('network.images.newQr')} />
+      </section>
+      <section className="card stack" aria-labelledby="photo-title">
+        <h2 id="photo-title">{t('network.images.photoTitle')}</h2>
+        <MemberImage userId={userId} imageType="photo" available={member.has_photo} alt={t('network.images.photoTitle')} />
+        <ImageUpload userId={userId} imageType="photo" label={t('network.images.newPhoto')} />
+      </section>
+      <section className="card stack" aria-labelledby="signature-title">
+        <h2 id="signature-title">{t('network.images.signatureTitle')}</h2>
+        <MemberImage userId={userId} imageType="signature" available={member.has_signature} alt={t('network.images.signatureTitle')} />
+        <SignatureUpload userId={userId} />
+      </section>
+    </>
+  );
+}
