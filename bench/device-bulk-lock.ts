@@ -144,6 +144,10 @@ try {
   console.log(`bulk commands: ${timings.commands} written, done ${done}, failed ${failed}, expired ${timings.counts.expired ?? 0}, still open ${timings.commands - done - failed - (timings.counts.expired ?? 0)}, skipped ${progress.counts.skipped}; phones showing the lock screen ${phonesAfter.locked}`);
   exitCode = done === phones && raw.echoed === phones ? 0 : 1;
   if (exitCode !== 0) console.log('NOT every phone confirmed: exit 1');
+  console.log(JSON.stringify({
+    bench: 'bulk-lock', phones, done, failed, post_ms: Math.round(postSeconds * 1000), total_s: Number(bulkSeconds.toFixed(2)), raw_s: Number(raw.seconds.toFixed(2)),
+    ratio_total: Number((bulkSeconds / raw.seconds).toFixed(2)), ratio_p50: Number((timings.createdToFinished.p50 / raw.p50).toFixed(2)), ratio_p99: Number((timings.createdToFinished.p99 / raw.p99).toFixed(2)),
+  }));
 } catch (error) {
   console.error(error);
 } finally {

@@ -1,6 +1,35 @@
 /** Small helpers shared by the bench scripts: a keep-alive HTTP load loop and percentile maths. */
 import http from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
 import { loadConfig } from '../packages/server/src/config.ts';
+import { openDatabase, type Database } from '../packages/server/src/db/database.ts';
+import { migrate } from '../packages/server/src/db/migrate.ts';
+import { seedDemo } from '../packages/server/src/db/seed.ts';
+
+/**
+ * A new database with the migrations and the demo data: the database named in `url` dropped and created again
+ * (PostgreSQL), or PGlite in a temporary folder. `remove` deletes that folder.
+ */
+export async function freshBenchDatabase(url: string | undefined): Promise<{ db: Database; remove: () => void }> {
+  let dataDir: string | null = null;
+  if (url) {
+    const name = new URL(url).pathname.slice(1);
+    const admin = new pg.Client({ connectionString: url.replace(/\/[^/]*$/, '/postgres') });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${name}"`);
+    await admin.end();
+  } else {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'kisht-bench-'));
+  }
+  const db = await openDatabase({ databaseUrl: url, dataDir: dataDir ? path.join(dataDir, 'pglite') : 'memory://' });
+  await migrate(db);
+  await seedDemo(db);
+  return { db, remove: () => { if (dataDir) rmSync(dataDir, { recursive: true, force: true }); } };
+}
 
 export interface LoadResult {
   requests: number;
@@ -8,7 +37,10 @@ export interface LoadResult {
   rps: number;
   p50: number;
   p99: number;
+  mean: number;
   errors: number;
+  /** Every request's latency in ms, sorted. */
+  latencies: number[];
 }
 
 export function percentile(sorted: number[], p: number): number {
@@ -49,7 +81,8 @@ export async function load(url: string, total: number, concurrency: number, head
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  return { requests: total, seconds, rps: total / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors };
+  const mean = latencies.reduce((sum, ms) => sum + ms, 0) / latencies.length;
+  return { requests: total, seconds, rps: total / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), mean, errors, latencies };
 }
 
 export const fmt = (n: number, digits = 1) => n.toFixed(digits);

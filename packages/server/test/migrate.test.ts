@@ -29,5 +29,10 @@ describe('migrations', () => {
     expect(names.length).toBeGreaterThan(0);
     names.forEach((n, i) => expect(n.startsWith(String(i + 1).padStart(3, '0'))).toBe(true));
     expect(splitStatements('-- note; here\nCREATE TABLE a (x int);\nINSERT INTO a VALUES (1);')).toEqual(['CREATE TABLE a (x int)', 'INSERT INTO a VALUES (1)']);
+    // A function body keeps its semicolons.
+    expect(splitStatements('CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n  DELETE FROM a;\n  RETURN NULL;\nEND $$;\nSELECT 1;')).toEqual([
+      'CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n  DELETE FROM a;\n  RETURN NULL;\nEND $$',
+      'SELECT 1',
+    ]);
   });
 });

@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Database } from './database.ts';
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 // A fixed key so two API nodes starting together do not both migrate.
 const MIGRATION_LOCK = 4_242_001;
 
@@ -30,13 +30,28 @@ export async function migrate(db: Database): Promise<string[]> {
   return applied;
 }
 
-/** Splits a migration on semicolons at line ends, after removing comment lines. Migrations avoid function bodies. */
+/**
+ * Splits a migration on semicolons at line ends, after removing comment lines; a dollar-quoted body
+ * (`$$ ... $$`, a trigger function) stays in one piece whatever semicolons it holds.
+ */
 export function splitStatements(sql: string): string[] {
-  return sql
+  const text = sql
     .split('\n')
     .filter((line) => !line.trim().startsWith('--'))
-    .join('\n')
-    .split(/;\s*(?:\n|$)/)
-    .map((s) => s.trim())
-    .filter(Boolean);
+    .join('\n');
+  const statements: string[] = [];
+  let start = 0;
+  let quote: string | null = null;
+  const token = /\$[A-Za-z_]*\$|;\s*(?:\n|$)/g;
+  for (let match = token.exec(text); match; match = token.exec(text)) {
+    if (match[0].startsWith('$')) {
+      if (quote === null) quote = match[0];
+      else if (quote === match[0]) quote = null;
+    } else if (quote === null) {
+      statements.push(text.slice(start, match.index));
+      start = match.index + match[0].length;
+    }
+  }
+  statements.push(text.slice(start));
+  return statements.map((s) => s.trim()).filter(Boolean);
 }

@@ -3,9 +3,10 @@ import type { Queryable } from '../../db/database.ts';
 
 export function createDashboardRepository(db: Queryable) {
   return {
+    /** Customers by install and lock status, from the summaries the customers' triggers keep (migration 023). */
     async statusCounts(accountId: number, retailerId: number | null) {
       const res = await db.query<{ install_status: number; lock_status: number; n: number }>(
-        `SELECT install_status, lock_status, count(*)::int AS n FROM customers
+        `SELECT install_status, lock_status, sum(customers)::int AS n FROM customer_summaries
           WHERE account_id = $1 AND ($2::int IS NULL OR retailer_id = $2) GROUP BY install_status, lock_status`,
         [accountId, retailerId],
       );

@@ -2,20 +2,22 @@
 import { addDays } from '@kisht/domain/calendar';
 import { todayInIndia } from '@kisht/domain/format';
 import type { App } from '../../shared/types.ts';
-import { ErrorReply, Ok } from '../../contract/envelope.ts';
-import { DashboardQuery, DashboardStats } from '../../contract/dashboard.ts';
+import { ErrorReply, Ok } from '@kisht/contract/envelope';
+import { DashboardQuery, DashboardStats } from '@kisht/contract/dashboard';
 import { ok } from '../../shared/reply.ts';
-import { authOf } from '../../plugins/route-config.ts';
+import { authOf, SIGNED_IN } from '../../plugins/route-config.ts';
 import type { DashboardRepository } from './dashboard.repository.ts';
 import type { CatalogueRepository } from '../catalogue/catalogue.repository.ts';
+import { ownRetailerOf } from '../customers/customers.repository.ts';
 
 export async function dashboardRoutes(app: App, opts: { dashboard: DashboardRepository; catalogue: CatalogueRepository }) {
   const { dashboard, catalogue } = opts;
   app.get('/api/customer/get_keygen_dashboardV1', {
+    config: { callers: SIGNED_IN, scope: 'account' },
     schema: { tags: ['dashboard'], security: [{ bearer: [] }], summary: 'Dashboard figures of your network', querystring: DashboardQuery, response: { 200: Ok(DashboardStats), 401: ErrorReply, 511: ErrorReply } },
   }, async (request) => {
     const caller = authOf(request);
-    const retailer = caller.userType === 'miniretailer' ? caller.userId : null;
+    const retailer = ownRetailerOf(caller);
     const today = todayInIndia();
     const from = addDays(today, -(request.query.days - 1));
     const [counts, dues, collected, keys] = await Promise.all([

@@ -1,13 +1,15 @@
 /**
- * The daily dues run, once per organisation and India date: penalties past the grace days, completed
- * and maturing loans, reminder and overdue events for the device side. It is durable (the claim and
- * the work commit together, so a crash leaves the day to be run again) and safe to run twice (the
- * claim refuses a second run, and every statement is idempotent on its own).
+ * The daily dues run, once per organisation and India date: penalties past the grace days, completed and
+ * maturing loans, reminders, and overdue events when a loan's overdue state changed, for the device side. It is
+ * durable (the claim and the work commit together, so a crash leaves the day to be run again) and safe to run
+ * twice (the claim refuses a second run, and every statement is idempotent on its own). What changed is measured
+ * from the organisation's previous run, so a missed day is caught up by the next one.
  */
 import { todayInIndia } from '@kisht/domain/format';
 import type { Database } from '../../db/database.ts';
 import type { DuesRepository, DuesRule } from './dues.repository.ts';
 import { startRepeating } from '../../shared/repeat.ts';
+import type { Notify } from '../events/events.bus.ts';
 
 export interface DuesStats {
   penalties: number;
@@ -17,20 +19,26 @@ export interface DuesStats {
   overdue: number;
 }
 
-export function createDuesService(deps: { db: Database; dues: DuesRepository; log?: (message: string, stats: object) => void }) {
+export function createDuesService(deps: { db: Database; dues: DuesRepository; log?: (message: string, stats: object) => void; notify?: Notify }) {
   const { db, dues } = deps;
 
   async function runRule(rule: DuesRule, day: string, claim: boolean): Promise<DuesStats | null> {
-    return db.transaction(async (tx) => {
+    const stats = await db.transaction(async (tx) => {
       if (claim && !(await dues.claim(rule.org_id, day, tx))) return null;
-      const penalties = await dues.applyPenalties(rule, day, tx);
-      const completed = await dues.completeLoans(rule.org_id, day, tx);
+      const previous = await dues.previousRun(rule.org_id, day, tx);
+      // Customers first, then instalments: the order of the writers that change a loan's status (a status change
+      // moves the loan's instalments in the same transaction) and of payments, so they queue behind each other.
+      const completed = await dues.completeLoans(rule.org_id, day, previous, tx);
       const maturing = await dues.markMaturing(rule, day, tx);
-      const events = await dues.emitDueEvents(rule, day, tx);
-      const stats = { penalties, completed, maturing, ...events };
-      if (claim) await dues.finish(rule.org_id, day, stats, tx);
+      const penalties = await dues.applyPenalties(rule, day, tx);
+      const reminders = await dues.emitReminders(rule, day, tx);
+      const overdue = await dues.emitOverdue(rule, day, previous, tx);
+      const stats = { penalties, completed, maturing, reminders, overdue };
+      if (claim) await dues.finish(rule, day, stats, tx);
       return stats;
     });
+    if (stats) deps.notify?.({ type: 'dues', org_id: rule.org_id }); // events: penalties and statuses moved across the organisation
+    return stats;
   }
 
   return {

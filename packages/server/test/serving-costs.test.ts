@@ -1,0 +1,88 @@
+/** The console's hashed assets go out precompressed (Brotli or gzip, as the browser accepts) with a year's cache; the per-request anti-replay guard does not wait for the disk. */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmmAuthSession } from '@kisht/domain/emm-auth';
+import { startTestApp, type TestApp } from './harness.ts';
+
+const dist = mkdtempSync(path.join(tmpdir(), 'kisht-dist-'));
+const script = `export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `screen-${i % 37}`))};\n`;
+let t: TestApp;
+
+beforeAll(async () => {
+  mkdirSync(path.join(dist, 'assets'));
+  writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Kisht</title>');
+  writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js'), script);
+  writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js.br'), brotliCompressSync(script));
+  writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js.gz'), gzipSync(script));
+  t = await startTestApp({ env: { CONSOLE_DIST: dist } });
+});
+afterAll(async () => {
+  await t.stop();
+  rmSync(dist, { recursive: true, force: true });
+});
+
+describe('console assets', () => {
+  const get = (encoding?: string) => t.app.inject({ method: 'GET', url: '/assets/index-Ab12Cd34.js', headers: encoding ? { 'accept-encoding': encoding } : {} });
+
+  it('sends the Brotli copy to a browser that takes it, gzip to one that takes only gzip, the file itself otherwise', async () => {
+    const br = await get('gzip, deflate, br');
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(script);
+    expect(br.rawPayload.length).toBeLessThan(script.length / 4);
+
+    const gz = await get('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(script);
+
+    const plain = await get();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+    for (const res of [br, gz, plain]) {
+      expect(res.headers['content-type']).toMatch(/javascript/);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    }
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+  });
+});
+
+describe('the anti-replay guard', () => {
+  it("writes through the database's relaxed connections (no wait for the disk on PostgreSQL), and still refuses a replay", async () => {
+    const setting = async (q: { query: <T>(sql: string) => Promise<{ rows: T[] }> }) => (await q.query<{ synchronous_commit: string }>('SHOW synchronous_commit')).rows[0]!.synchronous_commit;
+    if (t.db.driver === 'postgres') {
+      expect(await setting(t.db.relaxed)).toBe('off');
+      expect(await setting(t.db)).toBe('on');
+    } else {
+      expect(t.db.relaxed).toBe(t.db);
+    }
+    const header = { 'x-emm-auth-session': await createEmmAuthSession('/api/organizations/get_org_app_config', t.config.APP_ORG_ID) };
+    const first = await t.get('/api/organizations/get_org_app_config', { emm: header['x-emm-auth-session'] });
+    const again = await t.get('/api/organizations/get_org_app_config', { emm: header['x-emm-auth-session'] });
+    expect(first.statusCode).toBe(200);
+    expect(again.statusCode).toBe(401);
+    expect(again.json().code).toBe('EMM_AUTH_REPLAYED');
+  });
+});
+
+describe('translation dictionaries', () => {
+  it('go out compressed as the browser accepts (Brotli, else gzip), the same text either way', async () => {
+    const get = (encoding?: string) => t.app.inject({ method: 'GET', url: '/locales/hn.json', headers: encoding ? { 'accept-encoding': encoding } : {} });
+    const plain = await get();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const br = await get('gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 4);
+    const gz = await get('br;q=0, gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
+    for (const res of [plain, br, gz]) {
+      expect(res.headers.vary).toMatch(/accept-encoding/i);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    }
+    console.info(`locales: hn.json ${plain.rawPayload.length} bytes, ${br.rawPayload.length} as Brotli, ${gz.rawPayload.length} as gzip`);
+  });
+});
