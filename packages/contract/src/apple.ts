@@ -1,8 +1,9 @@
 /** Apple phones: the MDM enrolment QR, Apple Business Manager (DEP) devices and the Apple details screen. */
 import { Type, type Static } from 'typebox';
 import { Nullable } from './envelope.ts';
+import { Id } from './fields.ts';
 
-const CustomerId = Type.Integer({ minimum: 1 });
+const CustomerId = Id;
 
 export const AppleCustomerQuery = Type.Object({ customer_id: CustomerId });
 export const AppleCustomerBody = Type.Object({ customer_id: CustomerId }, { additionalProperties: false });

@@ -1,10 +1,12 @@
 /** Device enrolment: the EMM QR a phone scans and the credentials it receives. See docs/device-protocol.md. */
 import { Type, type Static } from 'typebox';
 import { Nullable } from './envelope.ts';
+import { Id, INT4_MAX, MultilineText, Page } from './fields.ts';
+import { RECENT_OUTCOMES } from '@kisht/protocol/messages';
 
 const Imei = Type.String({ pattern: '^[0-9]{15}$' });
 
-export const EmmCodeQuery = Type.Object({ customer_id: Type.Integer({ minimum: 1 }) });
+export const EmmCodeQuery = Type.Object({ customer_id: Id });
 
 export const EmmCode = Type.Object({
   customer_id: Type.Integer(),
@@ -34,12 +36,12 @@ export const DeviceEnrolled = Type.Object({
 });
 export type DeviceEnrolled = Static<typeof DeviceEnrolled>;
 
-const CustomerId = Type.Integer({ minimum: 1 });
+const CustomerId = Id;
 
 export const CommandBody = Type.Object({ customer_id: CustomerId }, { additionalProperties: false });
 export type CommandBody = Static<typeof CommandBody>;
 
-export const LockBody = Type.Object({ customer_id: CustomerId, message: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false });
+export const LockBody = Type.Object({ customer_id: CustomerId, message: Type.Optional(MultilineText({ maxLength: 200 })) }, { additionalProperties: false });
 export type LockBody = Static<typeof LockBody>;
 
 /** Switch a restriction or feature on (true) or off (false). */
@@ -47,7 +49,7 @@ export const ToggleBody = Type.Object({ customer_id: CustomerId, on: Type.Boolea
 export type ToggleBody = Static<typeof ToggleBody>;
 
 export const LostModeBody = Type.Object(
-  { customer_id: CustomerId, on: Type.Boolean(), message: Type.Optional(Type.String({ maxLength: 200 })), phone: Type.Optional(Type.String({ pattern: '^\\+?[0-9]{10,13}$' })) },
+  { customer_id: CustomerId, on: Type.Boolean(), message: Type.Optional(MultilineText({ maxLength: 200 })), phone: Type.Optional(Type.String({ pattern: '^\\+?[0-9]{10,13}$' })) },
   { additionalProperties: false },
 );
 export type LostModeBody = Static<typeof LostModeBody>;
@@ -59,12 +61,12 @@ export const SimTrackingBody = Type.Object(
 export type SimTrackingBody = Static<typeof SimTrackingBody>;
 
 export const WallpaperBody = Type.Object(
-  { customer_id: CustomerId, text: Type.String({ minLength: 1, maxLength: 200 }), policy: Type.Union([Type.Literal('alert'), Type.Literal('wallpaper')]) },
+  { customer_id: CustomerId, text: MultilineText({ minLength: 1, maxLength: 200 }), policy: Type.Union([Type.Literal('alert'), Type.Literal('wallpaper')]) },
   { additionalProperties: false },
 );
 export type WallpaperBody = Static<typeof WallpaperBody>;
 
-export const EmiAlertBody = Type.Object({ customer_id: CustomerId, message: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })) }, { additionalProperties: false });
+export const EmiAlertBody = Type.Object({ customer_id: CustomerId, message: Type.Optional(MultilineText({ minLength: 1, maxLength: 300 })) }, { additionalProperties: false });
 export type EmiAlertBody = Static<typeof EmiAlertBody>;
 
 /** Uninstall needs the customer's UNINSTALL OTP and where the retailer stood ("Bypassed" when unknown). */
@@ -79,7 +81,7 @@ export const PinChangeBody = Type.Object({ customer_id: CustomerId, pin: Type.St
 export type PinChangeBody = Static<typeof PinChangeBody>;
 
 export const ScheduleBody = Type.Object(
-  { customer_id: CustomerId, action: Type.Union([Type.Literal('lock'), Type.Literal('unlock')]), run_at: Type.String({ format: 'date-time' }), note: Type.Optional(Type.String({ maxLength: 200 })) },
+  { customer_id: CustomerId, action: Type.Union([Type.Literal('lock'), Type.Literal('unlock')]), run_at: Type.String({ format: 'date-time' }), note: Type.Optional(MultilineText({ maxLength: 200 })) },
   { additionalProperties: false },
 );
 export type ScheduleBody = Static<typeof ScheduleBody>;
@@ -90,7 +92,7 @@ export const Schedule = Type.Object({
 });
 export type Schedule = Static<typeof Schedule>;
 
-export const ScheduleCancelBody = Type.Object({ schedule_id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false });
+export const ScheduleCancelBody = Type.Object({ schedule_id: Id }, { additionalProperties: false });
 
 /** Multiple lock/unlock: by hand (customer_ids) or by the customer list's filter. */
 export const BatchBody = Type.Object(
@@ -135,24 +137,44 @@ export const SimChange = Type.Object({
   old_sims: Type.Array(SimSchema), new_sims: Type.Array(SimSchema), location: Nullable(LocationSchema), changed_at: Type.String(),
 });
 export type SimChange = Static<typeof SimChange>;
-export const SimChangeQuery = Type.Object({ customer_id: Type.Optional(CustomerId), page: Type.Integer({ minimum: 1, default: 1 }), limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) });
+export const SimChangeQuery = Type.Object({ customer_id: Type.Optional(CustomerId), page: Page, limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) });
 export const SimChangeList = Type.Object({ total: Type.Integer(), page: Type.Integer(), limit: Type.Integer(), items: Type.Array(SimChange) });
 
 export const DeepLink = Type.Object({ customer_id: Type.Integer(), link: Type.String(), expires_at: Type.String() });
 export type DeepLink = Static<typeof DeepLink>;
 
+/**
+ * What a phone reports a command did: a location, its SIMs, an error (which may span lines: a stack trace,
+ * an Android message), or a few flat values. Bounded, so 32 outcomes in a check-in stay small.
+ */
+const CommandResultSchema = Type.Object({
+  location: Type.Optional(LocationSchema),
+  sims: Type.Optional(Type.Array(SimSchema, { maxItems: 4 })),
+  error: Type.Optional(MultilineText({ maxLength: 2000 })),
+}, {
+  // Numbers and booleans first: the validator coerces, and a string branch first would turn 7 into '7'.
+  additionalProperties: Type.Union([Type.Number(), Type.Boolean(), Type.Null(), MultilineText({ maxLength: 500 })]),
+  maxProperties: 16,
+});
+
 /** Device side: the check-in body and answer (docs/device-protocol.md). */
 export const CheckInBody = Type.Object({
   v: Type.Literal(1), locked: Type.Boolean(), battery: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })), sims: Type.Optional(Type.Array(SimSchema, { maxItems: 4 })),
-  app_version: Type.Optional(Type.String({ maxLength: 40 })), location: Type.Optional(Nullable(LocationSchema)), last_seq: Type.Integer({ minimum: 0 }),
+  app_version: Type.Optional(Type.String({ maxLength: 40 })), location: Type.Optional(Nullable(LocationSchema)), last_seq: Type.Integer({ minimum: 0, maximum: INT4_MAX }),
   log: Type.Optional(Type.Array(Type.Object({
-    n: Type.Integer({ minimum: 1 }), at: Type.String({ format: 'date-time' }),
+    n: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), at: Type.String({ format: 'date-time' }),
     kind: Type.Union([
       Type.Literal('code_unlock'), Type.Literal('code_lock'), Type.Literal('code_bypass'), Type.Literal('code_ouc'), Type.Literal('code_rejected'),
       Type.Literal('self_lock'), Type.Literal('offline_warning'), Type.Literal('command'),
     ]),
-    ref: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Integer()])),
+    ref: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Integer({ minimum: Number.MIN_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER })])),
   }), { maxItems: 500 })),
+  recent: Type.Optional(Type.Array(Type.Object({
+    id: Type.String({ format: 'uuid' }), seq: Type.Integer({ minimum: 1, maximum: INT4_MAX }),
+    state: Type.Union([Type.Literal('done'), Type.Literal('failed')]),
+    result: Type.Optional(CommandResultSchema),
+  }), { maxItems: RECENT_OUTCOMES })),
+  self_locked: Type.Optional(Type.Boolean()),
 });
 export const OfflineLogBody = Type.Object({ log: Type.Index(CheckInBody, ['log']) });
 export const CheckInReply = Type.Object({

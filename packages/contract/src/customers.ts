@@ -5,6 +5,7 @@ import { CUSTOMER_STATUS_FILTERS } from '@kisht/domain/customer-status';
 import { ID_TYPES, type IdType } from '@kisht/domain/identity';
 import type { InterestMethod } from '@kisht/domain/emi';
 import { Mobile } from './auth.ts';
+import { Id, MultilineText, Page } from './fields.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 60 });
 /** Rs 1 crore: far above any phone, and keeps every amount and sum inside the integer columns. */
@@ -33,9 +34,9 @@ export const CreateCustomerBody = Type.Object(
     mobile: Mobile,
     alt_mobile: Type.Optional(Mobile),
     email: Type.Optional(Type.String({ format: 'email', maxLength: 120 })),
-    address: Type.Optional(Type.String({ maxLength: 300 })),
-    state_id: Type.Optional(Type.Integer({ minimum: 1 })),
-    city_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    address: Type.Optional(MultilineText({ maxLength: 300 })),
+    state_id: Type.Optional(Id),
+    city_id: Type.Optional(Id),
     pincode: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{5}$' })),
     date_of_birth: Type.Optional(IsoDate),
     id_type: Type.Optional(Type.Unsafe<IdType>({ type: 'string', enum: [...ID_TYPES] })),
@@ -46,9 +47,9 @@ export const CreateCustomerBody = Type.Object(
     imei2: Type.Optional(Imei),
     serial_number: Type.Optional(Type.String({ maxLength: 40 })),
     provisioning_type: Type.Integer({ minimum: 0, maximum: 3 }),
-    product_id: Type.Integer({ minimum: 1 }),
-    plan_id: Type.Optional(Type.Integer({ minimum: 1 })),
-    financier_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    product_id: Id,
+    plan_id: Type.Optional(Id),
+    financier_id: Type.Optional(Id),
     ...LoanFields,
   },
   { additionalProperties: false },
@@ -59,22 +60,22 @@ export type CreateCustomerBody = Static<typeof CreateCustomerBody>;
 export const CreateFinancedCustomerBody = Type.Object(
   {
     ...CreateCustomerBody.properties,
-    financier_id: Type.Integer({ minimum: 1 }),
-    financier_reference: Type.Record(Type.String({ pattern: '^[a-z_]{1,40}$' }), Type.String({ minLength: 1, maxLength: 60 })),
+    financier_id: Id,
+    financier_reference: Type.Record(Type.String({ pattern: '^[a-z_]{1,40}$' }), Type.String({ minLength: 1, maxLength: 60 }), { maxProperties: 20 }),
   },
   { additionalProperties: false },
 );
 export type CreateFinancedCustomerBody = Static<typeof CreateFinancedCustomerBody>;
 
 export const CustomerListQuery = Type.Object({
-  page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
+  page: Page,
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
   search: Type.Optional(Type.String({ maxLength: 60 })),
   status: Type.Unsafe<(typeof CUSTOMER_STATUS_FILTERS)[number]>({ type: 'string', enum: [...CUSTOMER_STATUS_FILTERS], default: 'all' }),
   lock_status: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
   from: Type.Optional(IsoDate),
   to: Type.Optional(IsoDate),
-  retailer_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  retailer_id: Type.Optional(Id),
 });
 export type CustomerListQuery = Static<typeof CustomerListQuery>;
 
@@ -97,7 +98,13 @@ export const CustomerListItem = Type.Object({
 });
 export type CustomerListItem = Static<typeof CustomerListItem>;
 
-export const CustomerList = Type.Object({ items: Type.Array(CustomerListItem), total: Type.Integer(), page: Type.Integer(), limit: Type.Integer() });
+export const CustomerList = Type.Object({
+  items: Type.Array(CustomerListItem),
+  total: Type.Integer({ description: 'Customers matching the filters. Exact, except with a search or dates: then at most 1,000 are counted, and total_capped says there are more' }),
+  total_capped: Type.Boolean({ description: 'true: at least `total` customers match (more than 1,000), and pages go on past it' }),
+  page: Type.Integer(),
+  limit: Type.Integer(),
+});
 export type CustomerList = Static<typeof CustomerList>;
 
 export const CustomerProfile = Type.Object({
@@ -152,15 +159,15 @@ export type CustomerCreated = Static<typeof CustomerCreated>;
 
 export const UpdateCustomerDetailsBody = Type.Object(
   {
-    customer_id: Type.Integer({ minimum: 1 }),
+    customer_id: Id,
     first_name: Type.Optional(Name),
     last_name: Type.Optional(Name),
     mobile: Type.Optional(Mobile),
     alt_mobile: Type.Optional(Type.Union([Mobile, Type.Null()])),
     email: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 120 }), Type.Null()])),
-    address: Type.Optional(Type.Union([Type.String({ maxLength: 300 }), Type.Null()])),
-    state_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
-    city_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+    address: Type.Optional(Type.Union([MultilineText({ maxLength: 300 }), Type.Null()])),
+    state_id: Type.Optional(Type.Union([Id, Type.Null()])),
+    city_id: Type.Optional(Type.Union([Id, Type.Null()])),
     pincode: Type.Optional(Type.Union([Type.String({ pattern: '^[1-9][0-9]{5}$' }), Type.Null()])),
     date_of_birth: Type.Optional(Type.Union([IsoDate, Type.Null()])),
     id_type: Type.Optional(Type.Unsafe<IdType>({ type: 'string', enum: [...ID_TYPES] })),
@@ -173,7 +180,7 @@ export type UpdateCustomerDetailsBody = Static<typeof UpdateCustomerDetailsBody>
 /** IMEI_EDIT: the device registration of a customer. */
 export const UpdateRegistrationBody = Type.Object(
   {
-    customer_id: Type.Integer({ minimum: 1 }),
+    customer_id: Id,
     imei1: Type.Optional(Imei),
     imei2: Type.Optional(Type.Union([Imei, Type.Null()])),
     serial_number: Type.Optional(Type.Union([Type.String({ maxLength: 40 }), Type.Null()])),

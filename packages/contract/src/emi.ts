@@ -2,8 +2,9 @@
 import { Type, type Static } from 'typebox';
 import { Nullable } from './envelope.ts';
 import { IsoDate, MAX_PAISE } from './customers.ts';
+import { Id, MultilineText, Page } from './fields.ts';
 
-const CustomerId = Type.Integer({ minimum: 1 });
+const CustomerId = Id;
 export const PAYMENT_METHODS = ['cash', 'upi', 'card', 'bank', 'cheque', 'other'] as const;
 const Method = Type.Unsafe<(typeof PAYMENT_METHODS)[number]>({ type: 'string', enum: [...PAYMENT_METHODS] });
 
@@ -41,7 +42,7 @@ const IdempotencyKey = Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$' });
 export const PayOneBody = Type.Object(
   {
     customer_id: CustomerId,
-    instalment_id: Type.Integer({ minimum: 1 }),
+    instalment_id: Id,
     amount_paise: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAISE, description: 'Defaults to what the instalment still owes' })),
     method: Method,
     reference: Type.Optional(Type.String({ maxLength: 60 })),
@@ -54,7 +55,7 @@ export type PayOneBody = Static<typeof PayOneBody>;
 export const PayManyBody = Type.Object(
   {
     customer_id: CustomerId,
-    instalment_ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 60, uniqueItems: true })),
+    instalment_ids: Type.Optional(Type.Array(Id, { minItems: 1, maxItems: 60, uniqueItems: true })),
     amount_paise: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAISE, description: 'Allocated oldest due first' })),
     method: Method,
     reference: Type.Optional(Type.String({ maxLength: 60 })),
@@ -64,7 +65,7 @@ export const PayManyBody = Type.Object(
 );
 export type PayManyBody = Static<typeof PayManyBody>;
 
-export const ReverseBody = Type.Object({ payment_id: Type.Integer({ minimum: 1 }), reason: Type.String({ minLength: 3, maxLength: 200 }) }, { additionalProperties: false });
+export const ReverseBody = Type.Object({ payment_id: Id, reason: MultilineText({ minLength: 3, maxLength: 200 }) }, { additionalProperties: false });
 export type ReverseBody = Static<typeof ReverseBody>;
 
 export const Receipt = Type.Object({
@@ -86,7 +87,7 @@ export type Receipt = Static<typeof Receipt>;
 export const UpcomingQuery = Type.Object({
   filter: Type.Unsafe<'overdue' | 'today' | 'next'>({ type: 'string', enum: ['overdue', 'today', 'next'], default: 'today' }),
   days: Type.Integer({ minimum: 1, maximum: 90, default: 7 }),
-  page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }),
+  page: Page,
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
 });
 export type UpcomingQuery = Static<typeof UpcomingQuery>;
@@ -111,19 +112,19 @@ export const Outstanding = Type.Object({ outstanding_paise: Type.Integer(), over
 export type Outstanding = Static<typeof Outstanding>;
 
 export const PenaltyBody = Type.Object(
-  { customer_id: CustomerId, instalment_id: Type.Integer({ minimum: 1 }), amount_paise: Type.Integer({ minimum: 1, maximum: 10_000_000 }), reason: Type.String({ minLength: 3, maxLength: 200 }) },
+  { customer_id: CustomerId, instalment_id: Id, amount_paise: Type.Integer({ minimum: 1, maximum: 10_000_000 }), reason: MultilineText({ minLength: 3, maxLength: 200 }) },
   { additionalProperties: false },
 );
 export type PenaltyBody = Static<typeof PenaltyBody>;
 
-export const AlertBody = Type.Object({ customer_id: CustomerId, message: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })) }, { additionalProperties: false });
+export const AlertBody = Type.Object({ customer_id: CustomerId, message: Type.Optional(MultilineText({ minLength: 1, maxLength: 300 })) }, { additionalProperties: false });
 export type AlertBody = Static<typeof AlertBody>;
 
 export const Alert = Type.Object({ id: Type.Integer(), customer_id: Type.Integer(), message: Type.String(), amount_paise: Type.Integer(), status: Type.String(), created_at: Type.String() });
 export type Alert = Static<typeof Alert>;
 
 export const EditInstalmentBody = Type.Object(
-  { customer_id: CustomerId, instalment_id: Type.Integer({ minimum: 1 }), due_date: Type.Optional(IsoDate), amount_paise: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAISE })) },
+  { customer_id: CustomerId, instalment_id: Id, due_date: Type.Optional(IsoDate), amount_paise: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAISE })) },
   { additionalProperties: false },
 );
 export type EditInstalmentBody = Static<typeof EditInstalmentBody>;
