@@ -43,6 +43,11 @@ export default defineConfig({
       SEED_DEMO: 'true',
       LOG_LEVEL: 'warn',
       APP_SECRET: 'e2e-secret-e2e-secret-e2e-secret-e2e!',
+      // Every journey signs in from 127.0.0.1, several as the same retailer, within the hour.
+      OTP_SENDS_PER_MOBILE_PER_HOUR: '100',
+      OTP_SENDS_PER_IP_PER_HOUR: '1000',
+      // A console built elsewhere (`vite build --outDir ...`), so parallel work does not share one dist folder.
+      ...(process.env.E2E_CONSOLE_DIST ? { CONSOLE_DIST: process.env.E2E_CONSOLE_DIST } : {}),
     },
   },
 });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { en, signInWithOtp } from './fixtures.ts';
+import { en, signInWithOtp, cameraPhoto } from './fixtures.ts';
 
 function withCheckDigit(body: string): string {
   let sum = 0;
@@ -14,27 +14,6 @@ function withCheckDigit(body: string): string {
   return `${body}${(10 - (sum % 10)) % 10}`;
 }
 
-/** A 3000 x 2000 JPEG made by the browser, the kind of photo a phone camera gives. */
-async function cameraPhoto(page: Page): Promise<Buffer> {
-  const base64 = await page.evaluate(async () => {
-    const canvas = document.createElement('canvas');
-    canvas.width = 3000;
-    canvas.height = 2000;
-    const g = canvas.getContext('2d')!;
-    g.fillStyle = '#3366cc';
-    g.fillRect(0, 0, 3000, 2000);
-    g.fillStyle = '#ffffff';
-    g.beginPath();
-    g.arc(1500, 1000, 500, 0, Math.PI * 2);
-    g.fill();
-    const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/jpeg', 0.95));
-    const bytes = new Uint8Array(await blob.arrayBuffer());
-    let text = '';
-    for (const b of bytes) text += String.fromCharCode(b);
-    return btoa(text);
-  });
-  return Buffer.from(base64, 'base64');
-}
 
 const rupeesIn = async (page: Page, region: string, label: string) => {
   const card = page.getByRole('region', { name: region });
@@ -92,6 +71,8 @@ test('a retailer enrols a customer with photo and signature, finds them by IMEI,
   await page.mouse.up();
   await page.getByRole('button', { name: en('addCustomer.submit') }).click();
   await expect(page).toHaveURL(/\/customer-(details|documents)\/\d+/, { timeout: 20_000 });
+  // The server's words (spec section 8), shown once the photo and signature are uploaded as well.
+  await expect(page.getByRole('status').filter({ hasText: en('messages.CUSTOMER_CREATED') })).toBeVisible();
   const customerId = /\/(\d+)$/.exec(new URL(page.url()).pathname)![1]!;
 
   await page.getByRole('button', { name: en('nav.openMenu') }).click();

@@ -41,3 +41,42 @@ export async function signInWithOtp(page: Page, request: APIRequestContext, tenD
   await page.getByLabel(en('auth.otp.label')).fill(await latestOtp(request, mobile, before));
   await page.getByRole('button', { name: en('auth.otp.verify') }).click();
 }
+
+/** Enters (or, the first time, sets) the MPIN 2580 when the console asks for it. */
+export async function passMpin(page: Page) {
+  const set = page.getByRole('heading', { name: en('auth.mpin.setTitle') });
+  const enter = page.getByRole('heading', { name: en('auth.mpin.enterTitle') });
+  const inside = page.getByRole('button', { name: en('nav.openMenu') });
+  await expect(set.or(enter).or(inside)).toBeVisible();
+  if (await set.isVisible()) {
+    await page.getByLabel(en('auth.mpin.newLabel')).fill('2580');
+    await page.getByLabel(en('auth.mpin.confirmLabel')).fill('2580');
+    await page.getByRole('button', { name: en('auth.mpin.save') }).click();
+  } else if (await enter.isVisible()) {
+    await page.getByLabel(en('auth.mpin.label'), { exact: true }).fill('2580');
+    await page.getByRole('button', { name: en('auth.mpin.verify') }).click();
+  }
+  await expect(inside).toBeVisible();
+}
+
+/** A 3000 x 2000 JPEG made by the browser, the kind of photo a phone camera gives. */
+export async function cameraPhoto(page: Page): Promise<Buffer> {
+  const base64 = await page.evaluate(async () => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 3000;
+    canvas.height = 2000;
+    const g = canvas.getContext('2d')!;
+    g.fillStyle = '#3366cc';
+    g.fillRect(0, 0, 3000, 2000);
+    g.fillStyle = '#ffffff';
+    g.beginPath();
+    g.arc(1500, 1000, 500, 0, Math.PI * 2);
+    g.fill();
+    const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/jpeg', 0.95));
+    const bytes = new Uint8Array(await blob.arrayBuffer());
+    let text = '';
+    for (const b of bytes) text += String.fromCharCode(b);
+    return btoa(text);
+  });
+  return Buffer.from(base64, 'base64');
+}

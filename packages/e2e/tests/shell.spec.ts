@@ -49,7 +49,8 @@ test('a screen that cannot load shows the generic error screen with its message'
 });
 
 test('a new deploy offers Reload, which activates the new version and reloads', async ({ page }) => {
-  const sw = new URL('../../console/dist/sw.js', import.meta.url);
+  // The build the server serves: E2E_CONSOLE_DIST when set (see playwright.config.ts), else the console's dist.
+  const sw = process.env.E2E_CONSOLE_DIST ? `${process.env.E2E_CONSOLE_DIST}/sw.js` : new URL('../../console/dist/sw.js', import.meta.url);
   const original = readFileSync(sw, 'utf8');
   await page.goto('/login');
   await expect(page.getByText(en('pwa.offlineReady'))).toBeVisible({ timeout: 20_000 });

@@ -67,3 +67,15 @@ test('a wrong OTP shows the tries left', async ({ page, request }) => {
   await page.getByRole('button', { name: en('auth.otp.verify') }).click();
   await expect(page.getByText(en('auth.attemptsLeft', { attempts: '4' }))).toBeVisible();
 });
+
+test('the request-an-account form loads from the login screen when asked for and keeps what was typed when closed', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByRole('button', { name: en('auth.login.requestAccount') }).click();
+  const dialog = page.getByRole('dialog', { name: en('auth.signup.title') });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel(en('auth.signup.shop_name')).fill('Nidhi Mobiles');
+  await dialog.getByRole('button', { name: en('common.cancel') }).click();
+  await expect(dialog).toBeHidden();
+  await page.getByRole('button', { name: en('auth.login.requestAccount') }).click();
+  await expect(dialog.getByLabel(en('auth.signup.shop_name'))).toHaveValue('Nidhi Mobiles');
+});

@@ -11,7 +11,12 @@ import { registerServiceWorker } from '../shared/pwa/service-worker.ts';
 import { ROUTES } from '../shared/routes.ts';
 import { createAppStore } from './store.ts';
 import { createAppRouter } from './router.tsx';
-import './styles.css';
+// Shared styles in cascade order; each feature's own CSS comes with its lazy-loaded route, after these.
+import '../shared/ui/styles/tokens.css';
+import '../shared/ui/styles/base.css';
+import '../shared/ui/styles/forms.css';
+import '../shared/ui/styles/dialogs.css';
+import '../shared/ui/styles/tables.css';
 
 startDeviceDetailsBridge();
 void initI18n();

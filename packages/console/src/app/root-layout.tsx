@@ -6,13 +6,12 @@ import { useGetOrgAppConfigQuery } from '../shared/config/config-api.ts';
 import { useOrgTheme } from '../shared/config/use-org-theme.ts';
 import { useAppDispatch, useAppSelector } from '../shared/state/hooks.ts';
 import { setSplashScreen } from '../shared/state/main-slice.ts';
+import { useServerEvents } from './use-server-events.ts';
 import { Toaster } from '../shared/ui/toaster.tsx';
 import { UpdateBanner } from '../shared/pwa/update-banner.tsx';
 import { GlobalSpinner } from './global-spinner.tsx';
 import { SplashScreen } from './splash-screen.tsx';
 
-/** On a weak network the config may take long; after this the app opens with the default look. */
-const CONFIG_WAIT_MS = 3000;
 /** Whatever happens, the splash does not stay longer than this. */
 const SPLASH_MAX_MS = 10_000;
 
@@ -28,14 +27,15 @@ function useElapsed(ms: number): boolean {
 export function RootLayout() {
   const dispatch = useAppDispatch();
   const splash = useAppSelector((state) => state.main.splashScreen);
+  // Server changes (enrolments, command results, schedules, payments) refresh every open screen.
+  useServerEvents(useAppSelector((state) => state.session.unlocked));
   const { ready } = useTranslation();
   const org = useGetOrgAppConfigQuery();
-  const waitedForConfig = useElapsed(CONFIG_WAIT_MS);
   const waitedMax = useElapsed(SPLASH_MAX_MS);
   useOrgTheme(org.data);
 
-  const configSettled = org.isSuccess || org.isError || waitedForConfig;
-  const loaded = (ready && configSettled) || waitedMax;
+  // The first screen waits for its words only: the organisation's config (names, colours) fills in when it answers.
+  const loaded = ready || waitedMax;
   useEffect(() => {
     if (splash && loaded) {
       dispatch(setSplashScreen(false));
@@ -46,9 +46,10 @@ export function RootLayout() {
   if (splash) return <SplashScreen />;
   return (
     <div className="app-column">
+      {/* In the flow above the screen, not over it: the app bar and its menu button move down while it shows. */}
+      <UpdateBanner />
       <Outlet />
       <GlobalSpinner />
-      <UpdateBanner />
       <Toaster />
       <ScrollRestoration />
     </div>

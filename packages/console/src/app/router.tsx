@@ -6,6 +6,8 @@ import { decodeTokenPayload, isTokenExpired } from '../shared/auth/token.ts';
 import { sessionLocked } from '../shared/state/session-slice.ts';
 import { NotFoundScreen } from '../shared/ui/not-found-screen.tsx';
 import { readPendingOtp } from '../features/auth/hooks/otp-request.ts';
+// The one screen a first visit paints: in the entry chunk, so it does not wait for a second round trip.
+import { LoginScreen } from '../features/auth/components/login-screen.tsx';
 import type { AppStore } from './store.ts';
 import { RootLayout } from './root-layout.tsx';
 import { RouteErrorScreen } from './route-error-screen.tsx';
@@ -47,7 +49,7 @@ export function createAppRouter(store: AppStore) {
           path: ROUTES.login,
           handle: handle('login'),
           loader: () => (readStored('token') ? redirect(ROUTES.dashboard) : null),
-          lazy: async () => ({ Component: (await import('../features/auth/components/login-screen.tsx')).LoginScreen }),
+          Component: LoginScreen,
         },
         {
           path: ROUTES.otp,
@@ -93,9 +95,7 @@ export function createAppRouter(store: AppStore) {
             {
               path: ROUTES.dashboard,
               handle: handle('dashboard', 'skeleton'),
-              lazy: async () => ({
-                Component: (await import('../features/dashboard/components/dashboard-screen.tsx')).DashboardScreen,
-              }),
+              lazy: async () => ({ Component: (await import('./dashboard-route.tsx')).DashboardRoute }),
             },
             {
               path: ROUTES.customer_list,
@@ -202,6 +202,31 @@ export function createAppRouter(store: AppStore) {
               path: ROUTES.sim_changes,
               handle: handle('sim_changes'),
               lazy: async () => ({ Component: (await import('../features/devices/components/sim-changes-screen.tsx')).SimChangesScreen }),
+            },
+            {
+              path: ROUTES.retailer_list,
+              handle: handle('retailer_list'),
+              lazy: async () => ({ Component: (await import('../features/network/components/retailer-list-screen.tsx')).RetailerListScreen }),
+            },
+            {
+              path: ROUTES.add_retailer,
+              handle: handle('add_retailer'),
+              lazy: async () => ({ Component: (await import('../features/network/components/add-retailer-screen.tsx')).AddRetailerScreen }),
+            },
+            {
+              path: ROUTES.retailer_profile,
+              handle: handle('retailer_profile'),
+              lazy: async () => ({ Component: (await import('./retailer-profile-route.tsx')).RetailerProfileRoute }),
+            },
+            {
+              path: ROUTES.top_up_history,
+              handle: handle('top_up_history', 'skeleton'),
+              lazy: async () => ({ Component: (await import('../features/network/components/top-up-history-screen.tsx')).TopUpHistoryScreen }),
+            },
+            {
+              path: ROUTES.activity,
+              handle: handle('activity', 'skeleton'),
+              lazy: async () => ({ Component: (await import('../features/audit/components/activity-screen.tsx')).ActivityScreen }),
             },
             {
               path: ROUTES.apple_details,

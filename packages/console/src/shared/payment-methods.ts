@@ -1,5 +1,5 @@
 /** How a payment was made; the server's PayOneBody/PayManyBody accept exactly these. */
-import type { PayManyBody } from '@kisht/server/contract/emi';
+import type { PayManyBody } from '@kisht/contract/emi';
 
 export type PaymentMethod = PayManyBody['method'];
 

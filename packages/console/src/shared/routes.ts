@@ -32,14 +32,15 @@ export const ROUTES = {
   sim_changes: '/sim-changes',
   apple_details: '/apple-details',
   apple_sync: '/apple-sync',
-  // Not registered yet (their screens come with later issues).
+  activity: '/activity',
   retailer_list: '/retailer-list',
   retailer_profile: '/retailer-profile',
+  add_retailer: '/add-retailer',
+  top_up_history: '/top-up-history',
+  // Not registered yet (their screens come with later issues).
   send_advertisement: '/send-advertisement',
   retailer_payment_qr: '/retailer-payment-qr',
   anti_theft: '/anti-theft',
-  add_retailer: '/add-retailer',
-  top_up_history: '/top-up-history',
   extended_warranty: '/extended-warranty',
   payment_gateway: '/payment-gateway',
   familycare: '/familycare',
@@ -64,6 +65,11 @@ export function customerNavigatePath(customerId: number | string): string {
 /** The EMM QR screen takes the customer id as a query parameter, like customer navigate. */
 export function emmQrPath(customerId: number | string): string {
   return `${ROUTES.emm_qr}?customer_id=${encodeURIComponent(String(customerId))}`;
+}
+
+/** Apple details takes the customer id as a query parameter too. */
+export function appleDetailsPath(customerId: number | string): string {
+  return `${ROUTES.apple_details}?customer_id=${encodeURIComponent(String(customerId))}`;
 }
 
 /** A record id from a route or query parameter: a positive integer, else null. */

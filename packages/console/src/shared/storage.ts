@@ -6,6 +6,8 @@ export type StoredKey = keyof typeof STORAGE_KEYS;
 /** Keys the console adds beyond the specification's list. */
 export const CONSOLE_STORAGE_KEYS = {
   birthdayShownOn: 'birthdayShownOn',
+  /** The organisation's theme colours as last read, to paint the first screen in them before the config answers. */
+  orgTheme: 'orgTheme',
 } as const;
 
 /** What belongs to the signed-in user; removed on sign-out. */

@@ -55,9 +55,14 @@ describe('describeFailure', () => {
 });
 
 describe('successMessage', () => {
-  it('prefers the endpoint translation, then the server message, else nothing', () => {
-    expect(successMessage('OTP sent', 'auth.toast.otpSent', tr)).toBe('OTP bheja gaya.');
+  it("shows the server's message, the endpoint's own words only when the server sent none, else nothing", () => {
+    expect(successMessage("EMI alert queued for the customer's phone.", 'auth.toast.otpSent', tr)).toBe("EMI alert queued for the customer's phone.");
     expect(successMessage('OTP sent', 'auth.toast.unknown', tr)).toBe('OTP sent');
+    expect(successMessage('OTP sent', undefined, tr)).toBe('OTP sent');
+    expect(successMessage('', 'auth.toast.otpSent', tr)).toBe('OTP bheja gaya.');
+    expect(successMessage('   ', 'auth.toast.otpSent', tr)).toBe('OTP bheja gaya.');
+    expect(successMessage(undefined, 'auth.toast.otpSent', tr)).toBe('OTP bheja gaya.');
+    expect(successMessage(42, 'auth.toast.unknown', tr)).toBeNull();
     expect(successMessage('', undefined, tr)).toBeNull();
     expect(successMessage(undefined, undefined, tr)).toBeNull();
   });

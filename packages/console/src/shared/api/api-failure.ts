@@ -1,6 +1,6 @@
 /** Turns any failed request into one shape with a stable code and a message in the user's language. */
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
-import type { ErrorCode, ErrorReply } from '@kisht/server/contract/envelope';
+import type { ErrorCode, ErrorReply } from '@kisht/contract/envelope';
 
 export type TransportCode = 'FETCH_ERROR' | 'TIMEOUT_ERROR' | 'PARSING_ERROR' | 'UNKNOWN';
 /** Server codes may grow before the console learns them; those still flow through as strings. */
@@ -66,10 +66,13 @@ export function describeFailure(error: FetchBaseQueryError, tr: Translator): Api
   return failure;
 }
 
-/** The success toast's text: the endpoint's translated message when it has one, else the server's. */
+/**
+ * The success toast's text: the server's message (spec section 8; the server words it in the user's language,
+ * see docs/decisions/004), else the endpoint's own translated words when the server sent none.
+ */
 export function successMessage(serverMessage: unknown, successKey: string | undefined, tr: Translator): string | null {
-  if (successKey && tr.exists(successKey)) return tr.t(successKey);
-  return typeof serverMessage === 'string' && serverMessage.trim() ? serverMessage : null;
+  if (typeof serverMessage === 'string' && serverMessage.trim()) return serverMessage;
+  return successKey && tr.exists(successKey) ? tr.t(successKey) : null;
 }
 
 export function isApiFailure(value: unknown): value is ApiFailure {

@@ -37,6 +37,9 @@ export const TAG_TYPES = [
   'DeviceSchedule',
   'SimChanges',
   'Batch',
+  'Network',
+  'KeyHistory',
+  'MemberImage',
 ] as const;
 export type ApiTagType = (typeof TAG_TYPES)[number];
 

@@ -2,9 +2,9 @@
  * The one HTTP client: fetchBaseQuery wrapped with the platform headers, the response envelope,
  * the global loading flag, HTTP 511 handling and the toasts.
  */
-import { fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
+import { fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError, type FetchBaseQueryMeta } from '@reduxjs/toolkit/query/react';
 import { APP_ORG_ID, HTTP_SESSION_INVALID } from '@kisht/domain/constants';
-import type { OkReply } from '@kisht/server/contract/envelope';
+import type { OkReply } from '@kisht/contract/envelope';
 import { buildRequestHeaders } from './headers.ts';
 import { createInFlightCounter } from './in-flight.ts';
 import { describeFailure, successMessage, type ApiFailure } from './api-failure.ts';
@@ -21,13 +21,16 @@ const API_BASE_URL = import.meta.env.VITE_API_BASE_URL ?? '';
 
 /** Per-endpoint options (RTK Query `extraOptions`). */
 export interface RequestOptions {
-  /** Translation key for the success toast of a mutation (falls back to the server's message). */
+  /** Translation key for the success toast of a mutation, used only when the server sent no message. */
   successKey?: string;
   /** No toasts at all, success or error (the caller shows the outcome itself or it is background work). */
   quiet?: boolean;
   /** No success toast, but errors still toast (steps of a larger action that says the outcome once). */
   quietSuccess?: boolean;
 }
+
+/** What a reply carries besides its data: the server's message, for a screen that says the outcome itself (see server-message.ts). */
+export type ApiMeta = FetchBaseQueryMeta & { message?: string };
 
 const rawBaseQuery = fetchBaseQuery({ baseUrl: API_BASE_URL, timeout: REQUEST_TIMEOUT_MS });
 const inFlight = createInFlightCounter();
@@ -36,7 +39,7 @@ function isEnvelope(body: unknown): body is { success: boolean; message?: unknow
   return !!body && typeof body === 'object' && typeof (body as { success?: unknown }).success === 'boolean';
 }
 
-export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiFailure, RequestOptions> = async (
+export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiFailure, RequestOptions, ApiMeta> = async (
   args,
   api,
   extraOptions,
@@ -83,7 +86,8 @@ export const baseQuery: BaseQueryFn<string | FetchArgs, unknown, ApiFailure, Req
       const text = successMessage(envelope?.message, extraOptions?.successKey, translator);
       if (text) toastSuccess(text);
     }
-    return { data: envelope ? envelope.data : body, meta: result.meta };
+    const message = typeof envelope?.message === 'string' && envelope.message.trim() ? envelope.message : undefined;
+    return { data: envelope ? envelope.data : body, meta: result.meta && { ...result.meta, message } };
   } finally {
     if (inFlight.finish()) api.dispatch(setApiLoading(false));
   }

@@ -38,7 +38,7 @@ export function tagsAfterDeviceChange(customerId?: number): CacheTag[] {
 }
 
 /** A new customer: a new list row, one license key fewer, new dues. */
-export const TAGS_AFTER_ENROLMENT: CacheTag[] = ['CustomerList', 'Balance', 'Dashboard', 'Upcoming', 'Outstanding'];
+export const TAGS_AFTER_ENROLMENT: CacheTag[] = ['CustomerList', 'Balance', 'Dashboard', 'Upcoming', 'Outstanding', 'Network', 'KeyHistory'];
 
 /** The cache id of one customer document (photo, signature, witness signature, invoice). */
 export function documentTagId(customerId: number, documentType: string): string {

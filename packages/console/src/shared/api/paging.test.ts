@@ -25,15 +25,24 @@ describe('nextPageParam', () => {
     const empty = page(1, [], 0);
     expect(nextPageParam(empty, [empty])).toBeUndefined();
   });
+
+  it('goes on past a total the server stopped counting at', () => {
+    const pages = [{ ...page(1, [1, 2], 2), total_capped: true }];
+    expect(nextPageParam(pages[0]!, pages)).toBe(2);
+  });
 });
 
 describe('mergePages', () => {
   it('joins the pages in order, drops a row seen twice and takes the newest total', () => {
     const pages = [page(1, [5, 4], 5), page(2, [4, 3], 6)];
-    expect(mergePages(pages, (c) => c.id)).toEqual({ items: [{ id: 5 }, { id: 4 }, { id: 3 }], total: 6 });
+    expect(mergePages(pages, (c) => c.id)).toEqual({ items: [{ id: 5 }, { id: 4 }, { id: 3 }], total: 6, totalText: '6' });
   });
 
   it('is empty before anything loaded', () => {
-    expect(mergePages(undefined, (c: { id: number }) => c.id)).toEqual({ items: [], total: 0 });
+    expect(mergePages(undefined, (c: { id: number }) => c.id)).toEqual({ items: [], total: 0, totalText: '0' });
+  });
+
+  it('reads a capped total as a lower bound', () => {
+    expect(mergePages([{ ...page(1, [1, 2], 1000), total_capped: true }], (c) => c.id).totalText).toBe('1000+');
   });
 });

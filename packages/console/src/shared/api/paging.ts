@@ -6,6 +6,8 @@
 export interface Paged<T> {
   items: T[];
   total: number;
+  /** The server stopped counting at `total` (the customer list with a search): at least that many, maybe more. */
+  total_capped?: boolean;
   page: number;
   limit: number;
 }
@@ -17,17 +19,17 @@ export const PAGE_SIZE = 20;
 export function nextPageParam<T>(lastPage: Paged<T>, allPages: readonly Paged<T>[]): number | undefined {
   const loaded = allPages.reduce((sum, page) => sum + page.items.length, 0);
   if (lastPage.items.length === 0 || lastPage.items.length < lastPage.limit) return undefined;
-  if (loaded >= lastPage.total) return undefined;
+  if (loaded >= lastPage.total && !lastPage.total_capped) return undefined;
   return lastPage.page + 1;
 }
 
 /**
  * The rows of all loaded pages in order, each once. A row can appear on two pages when rows were added
  * between two page loads (it slides down into the next page); the first sighting wins. The total is
- * the newest page's count.
+ * the newest page's count; `totalText` is how it reads ("1000+" when the server stopped counting).
  */
-export function mergePages<T>(pages: readonly Paged<T>[] | undefined, keyOf: (item: T) => string | number): { items: T[]; total: number } {
-  if (!pages || pages.length === 0) return { items: [], total: 0 };
+export function mergePages<T>(pages: readonly Paged<T>[] | undefined, keyOf: (item: T) => string | number): { items: T[]; total: number; totalText: string } {
+  if (!pages || pages.length === 0) return { items: [], total: 0, totalText: '0' };
   const seen = new Set<string | number>();
   const items: T[] = [];
   for (const page of pages) {
@@ -39,5 +41,5 @@ export function mergePages<T>(pages: readonly Paged<T>[] | undefined, keyOf: (it
     }
   }
   const newest = pages.reduce((best, page) => (page.page > best.page ? page : best));
-  return { items, total: newest.total };
+  return { items, total: newest.total, totalText: newest.total_capped ? `${newest.total}+` : String(newest.total) };
 }

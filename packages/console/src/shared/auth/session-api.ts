@@ -1,5 +1,5 @@
 /** The signed-in user's profile and sign-out: used by several features, so they live here. */
-import type { UserProfile } from '@kisht/server/contract/auth';
+import type { UserProfile } from '@kisht/contract/auth';
 import { api } from '../api/api.ts';
 
 export const sessionApi = api.injectEndpoints({

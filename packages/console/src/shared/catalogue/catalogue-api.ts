@@ -1,5 +1,5 @@
 /** What the add-customer form chooses from: products, plans, brands, financiers, places and key balances. */
-import type { Brand, Financier, LicenseBalance, Place, Plan, Product } from '@kisht/server/contract/catalogue';
+import type { Brand, Financier, LicenseBalance, Place, Plan, Product } from '@kisht/contract/catalogue';
 import { api, CACHE_FOR } from '../api/api.ts';
 
 export const catalogueApi = api.injectEndpoints({

@@ -1,7 +1,7 @@
 /** Organisation white-labelling, feature switches and access configuration, read from the RTK Query cache. */
 import { createSelector } from '@reduxjs/toolkit';
 import { DEFAULT_LOCK_ACCESS, DEFAULT_ORG_FEATURES, DEFAULT_USER_ACCESS } from '@kisht/domain/constants';
-import type { AppConfigs, LockAccessConfig, OrgAppConfig, UserAccessConfig } from '@kisht/server/contract/config';
+import type { AppConfigs, LockAccessConfig, OrgAppConfig, UserAccessConfig } from '@kisht/contract/config';
 import { api, CACHE_FOR } from '../api/api.ts';
 import type { RootState } from '../state/hooks.ts';
 

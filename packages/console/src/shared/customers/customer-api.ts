@@ -1,6 +1,6 @@
 /** One customer's profile and EMI details: read by the customer, EMI and document screens, so they live here. */
-import type { CustomerProfile } from '@kisht/server/contract/customers';
-import type { EmiDetails } from '@kisht/server/contract/emi';
+import type { CustomerProfile } from '@kisht/contract/customers';
+import type { EmiDetails } from '@kisht/contract/emi';
 import { api } from '../api/api.ts';
 
 export const customerApi = api.injectEndpoints({

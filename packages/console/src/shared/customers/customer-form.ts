@@ -4,13 +4,14 @@
  * Amounts are typed in rupees and sent in paise; interest is typed in percent a year and sent in
  * basis points.
  */
-import type { CreateCustomerBody, CreateFinancedCustomerBody } from '@kisht/server/contract/customers';
+import type { CreateCustomerBody, CreateFinancedCustomerBody } from '@kisht/contract/customers';
 import { addMonths, isIsoDate } from '@kisht/domain/calendar';
 import { generateSchedule, LoanTermsError, type InterestMethod, type LoanTerms, type Schedule } from '@kisht/domain/emi';
 import { isValidIdNumber, normaliseIdNumber, type IdType } from '@kisht/domain/identity';
 import { isValidImei } from '@kisht/domain/imei';
 import { isValidLocalMobile, withCountryPrefix } from '@kisht/domain/mobile';
 import { parsePercentToBps, parseRupeesToPaise } from '@kisht/domain/money-input';
+import { isValidEmail } from '@kisht/domain/email';
 
 export interface EnrolDraft {
   firstName: string;
@@ -62,7 +63,6 @@ export interface FinancierChoice {
 }
 
 const REQUIRED: FieldError = { key: 'common.required' };
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PINCODE = /^[1-9][0-9]{5}$/;
 const NAME_MAX = 60;
 
@@ -110,7 +110,7 @@ export function validateCustomerStep(d: EnrolDraft, today: string): FieldErrors 
   if (!d.mobile) errors.mobile = REQUIRED;
   else if (!isValidLocalMobile(d.mobile)) errors.mobile = { key: 'addCustomer.errors.mobile' };
   if (d.altMobile && !isValidLocalMobile(d.altMobile)) errors.altMobile = { key: 'addCustomer.errors.mobile' };
-  if (d.email.trim() && !EMAIL.test(d.email.trim())) errors.email = { key: 'addCustomer.errors.email' };
+  if (d.email.trim() && !isValidEmail(d.email)) errors.email = { key: 'addCustomer.errors.email' };
   if (d.dateOfBirth && (!isIsoDate(d.dateOfBirth) || d.dateOfBirth >= today)) errors.dateOfBirth = { key: 'addCustomer.errors.dateOfBirth' };
   if (d.cityId && !d.stateId) errors.stateId = REQUIRED;
   if (d.pincode && !PINCODE.test(d.pincode)) errors.pincode = { key: 'addCustomer.errors.pincode' };

@@ -3,7 +3,7 @@
  * other, so the app layer fills it (src/app/customer-details-route.tsx).
  */
 import type { ComponentType } from 'react';
-import type { CustomerProfile } from '@kisht/server/contract/customers';
+import type { CustomerProfile } from '@kisht/contract/customers';
 
 export interface CustomerDeviceSectionProps {
   customerId: number;

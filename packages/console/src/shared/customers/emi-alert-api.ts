@@ -2,7 +2,7 @@
  * EMI alerts: sending one (the server records it and delivers it to the phone through the device
  * channel) and the alerts sent. The EMI screen and the device panel both send them, so they live here.
  */
-import type { Alert, AlertBody } from '@kisht/server/contract/emi';
+import type { Alert, AlertBody } from '@kisht/contract/emi';
 import { api } from '../api/api.ts';
 
 export const emiAlertApi = api.injectEndpoints({

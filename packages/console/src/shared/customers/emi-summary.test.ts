@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EmiDetails, InstalmentView } from '@kisht/server/contract/emi';
+import type { EmiDetails, InstalmentView } from '@kisht/contract/emi';
 import { summariseEmis } from './emi-summary.ts';
 
 const instalment = (number: number, status: InstalmentView['status'], outstanding: number): InstalmentView => ({

@@ -1,5 +1,5 @@
 /** What a customer owes at a glance: outstanding, overdue and the next instalment to pay. */
-import type { EmiDetails, InstalmentView } from '@kisht/server/contract/emi';
+import type { EmiDetails, InstalmentView } from '@kisht/contract/emi';
 
 export interface EmiSummary {
   outstandingPaise: number;

@@ -20,7 +20,7 @@ export function InstalmentHeadCells() {
 export function InstalmentAmountCell({ amountPaise, penaltyPaise }: { amountPaise: number; penaltyPaise: number }) {
   const { t } = useTranslation();
   return (
-    <td className="num">
+    <td className="num cell-amount" data-label={t('emi.table.amount')}>
       {formatRupees(amountPaise)}
       {penaltyPaise > 0 ? <span className="cell-note">{t('emi.penalty', { amount: formatRupees(penaltyPaise) })}</span> : null}
     </td>

@@ -5,9 +5,10 @@
  * An image arrives as bytes and is kept in the cache as an object URL (a string, so the store stays
  * serialisable). The URL is revoked when a newer image replaces it and when the cache entry goes.
  */
-import type { DocumentStored, DocumentType } from '@kisht/server/contract/documents';
+import type { DocumentStored, DocumentType } from '@kisht/contract/documents';
 import { api } from '../api/api.ts';
 import { documentTagId } from '../api/cache-tags.ts';
+import { keepServerMessage, type WithServerMessage } from '../api/server-message.ts';
 
 export type { DocumentType };
 
@@ -30,7 +31,8 @@ export const UPLOAD_PATHS: Record<DocumentType, string> = {
 
 const objectUrls = new Map<string, string>();
 
-function rememberObjectUrl(key: string, blob: Blob): string {
+/** Keeps an image's object URL under a key, revoking the one it replaces (retailer images use it too). */
+export function rememberObjectUrl(key: string, blob: Blob): string {
   const previous = objectUrls.get(key);
   if (previous) URL.revokeObjectURL(previous);
   const url = URL.createObjectURL(blob);
@@ -38,14 +40,14 @@ function rememberObjectUrl(key: string, blob: Blob): string {
   return url;
 }
 
-function forgetObjectUrl(key: string): void {
+export function forgetObjectUrl(key: string): void {
   const url = objectUrls.get(key);
   if (url) URL.revokeObjectURL(url);
   objectUrls.delete(key);
 }
 
 /** Image bytes on success; the JSON envelope (or text) on failure, so the error still has its code. */
-async function blobOrError(response: Response): Promise<unknown> {
+export async function blobOrError(response: Response): Promise<unknown> {
   if (response.ok) return response.blob();
   const type = response.headers.get('content-type') ?? '';
   return type.includes('json') ? response.json() : response.text();
@@ -69,7 +71,7 @@ export const documentsApi = api.injectEndpoints({
       // A missing image shows as "not uploaded" on the screen, not as an error toast.
       extraOptions: { quiet: true },
     }),
-    uploadDocument: build.mutation<DocumentStored, UploadDocumentArgs>({
+    uploadDocument: build.mutation<WithServerMessage<DocumentStored>, UploadDocumentArgs>({
       query: ({ customerId, documentType, file, fileName }) => {
         const form = new FormData();
         // Fields before the file: the server reads the customer before it streams the bytes.
@@ -79,7 +81,8 @@ export const documentsApi = api.injectEndpoints({
       },
       invalidatesTags: (_result, error, { customerId, documentType }) =>
         error ? [] : [{ type: 'Document', id: documentTagId(customerId, documentType) }, { type: 'Customer', id: customerId }],
-      // The screens say "saved" once, after all the uploads of one action.
+      // The screens show the server's message once, after all the uploads of one action.
+      transformResponse: (data: DocumentStored, meta) => keepServerMessage(data, meta),
       extraOptions: { quietSuccess: true },
     }),
   }),

@@ -11,9 +11,11 @@ export interface ConfirmDialogProps {
   onCancel: () => void;
   busy?: boolean;
   danger?: boolean;
+  /** The button that answers no; Cancel unless named (a question about cancelling something names it otherwise). */
+  cancelLabel?: string;
 }
 
-export function ConfirmDialog({ open, title, message, confirmLabel, onConfirm, onCancel, busy, danger }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, title, message, confirmLabel, onConfirm, onCancel, busy, danger, cancelLabel }: ConfirmDialogProps) {
   const { t } = useTranslation();
   return (
     <Dialog
@@ -23,7 +25,7 @@ export function ConfirmDialog({ open, title, message, confirmLabel, onConfirm, o
       actions={
         <>
           <button type="button" className="button button--secondary" onClick={onCancel}>
-            {t('common.cancel')}
+            {cancelLabel ?? t('common.cancel')}
           </button>
           <button
             type="button"

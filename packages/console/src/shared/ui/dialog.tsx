@@ -1,5 +1,6 @@
 /** A modal dialog (role="dialog", aria-modal): focus moves in, Tab stays in, Escape and the backdrop close it. */
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { DRAWER_HEIGHT } from '@kisht/domain/constants';
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
 
@@ -9,8 +10,8 @@ export interface DialogProps {
   onClose: () => void;
   children?: ReactNode;
   actions?: ReactNode;
-  /** 'drawer' slides in from the start edge (the navigation menu). */
-  variant?: 'center' | 'drawer';
+  /** 'drawer' slides in from the start edge (the navigation menu); 'sheet' is a bottom drawer, DRAWER_HEIGHT tall at least (codes). */
+  variant?: 'center' | 'drawer' | 'sheet';
   /** Keeps the title for assistive technology only. */
   hideTitle?: boolean;
 }
@@ -66,6 +67,7 @@ export function Dialog({ open, title, onClose, children, actions, variant = 'cen
         aria-modal="true"
         aria-labelledby={titleId}
         tabIndex={-1}
+        style={variant === 'sheet' ? { minHeight: DRAWER_HEIGHT } : undefined}
         onClick={(event) => event.stopPropagation()}
       >
         <h2 id={titleId} className={hideTitle ? 'visually-hidden' : 'dialog__title'}>

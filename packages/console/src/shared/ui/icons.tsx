@@ -65,6 +65,7 @@ export const LockIcon = () => (
     <path {...stroke} d="M8 11V7a4 4 0 0 1 8 0v4M12 15v2" />
   </Icon>
 );
+export const ActivityIcon = () => <Icon><path {...stroke} d="M3 12h4l3-7 4 14 3-7h4" /></Icon>;
 export const SimIcon = () => (
   <Icon>
     <path {...stroke} d="M6 3h8l4 4v14H6z" />

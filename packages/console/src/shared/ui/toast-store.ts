@@ -53,3 +53,6 @@ export const toastSuccess = (text: string) => toasts.show('success', text);
 export const toastError = (text: string) => toasts.show('error', text);
 /** Shows a translation key, translated when rendered (works before the dictionary has loaded). */
 export const toastKey = (kind: ToastKind, key: string) => toasts.show(kind, key, { translate: true });
+/** A success the server described: its message, or the console's key only when the reply carried none. */
+export const toastServerSuccess = (serverMessage: string | null, fallbackKey: string) =>
+  serverMessage ? toastSuccess(serverMessage) : toastKey('success', fallbackKey);

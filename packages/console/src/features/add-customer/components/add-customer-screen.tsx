@@ -8,7 +8,7 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { todayInIndia } from '@kisht/domain/format';
 import { Page } from '../../../shared/ui/page.tsx';
-import { toastKey } from '../../../shared/ui/toast-store.ts';
+import { toastKey, toastServerSuccess } from '../../../shared/ui/toast-store.ts';
 import { isApiFailure, type ApiFailure } from '../../../shared/api/api-failure.ts';
 import { selectFeatures } from '../../../shared/config/config-api.ts';
 import { useUploadDocumentMutation, type DocumentType } from '../../../shared/documents/documents-api.ts';
@@ -36,6 +36,7 @@ import { CustomerStep } from './customer-step.tsx';
 import { DeviceStep } from './device-step.tsx';
 import { LoanStep } from './loan-step.tsx';
 import { ImagesStep, type EnrolImages } from './images-step.tsx';
+import './add-customer.css';
 
 const STEP_LABEL_KEYS: Record<Step, string> = {
   customer: 'addCustomer.steps.customer',
@@ -64,6 +65,8 @@ export function AddCustomerScreen() {
   const [progress, setProgress] = useState<Progress>(null);
   // Once the customer exists, a retry only repeats the uploads.
   const [createdId, setCreatedId] = useState<number | null>(null);
+  // The server's "enrolled" message, shown once the uploads are done too.
+  const [createdMessage, setCreatedMessage] = useState<string | null>(null);
   const focusError = useRef(false);
   const heading = useRef<HTMLHeadingElement>(null);
 
@@ -176,6 +179,7 @@ export function AddCustomerScreen() {
     setErrors({});
     setUnplaced([]);
     let customerId = createdId;
+    let message = createdMessage;
     if (customerId === null) {
       setProgress('creating');
       try {
@@ -183,7 +187,9 @@ export function AddCustomerScreen() {
         const created =
           request.endpoint === 'financed' ? await createFinancedCustomer(request.body).unwrap() : await createCustomer(request.body).unwrap();
         customerId = created.customer.id;
+        message = created.serverMessage;
         setCreatedId(customerId);
+        setCreatedMessage(message);
       } catch (error) {
         setProgress(null);
         if (isApiFailure(error)) placeServerFailure(error);
@@ -198,7 +204,7 @@ export function AddCustomerScreen() {
       await navigate(customerPath('customer_documents', customerId), { replace: true });
       return;
     }
-    toastKey('success', 'addCustomer.toast.enrolled');
+    toastServerSuccess(message, 'addCustomer.toast.enrolled');
     await navigate(customerPath('customer_details', customerId), { replace: true });
   }
 

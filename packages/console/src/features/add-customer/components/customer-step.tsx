@@ -9,6 +9,7 @@ import { useGetCitiesQuery, useGetCountriesQuery, useGetStatesQuery } from '../.
 import { digitsOnly } from '../../../shared/customers/field-input.ts';
 import { PersonFields } from '../../../shared/customers/person-fields.tsx';
 import type { StepProps } from './step-props.ts';
+import './add-customer.css';
 
 export function CustomerStep({ draft, update, errorOf }: StepProps) {
   const { t } = useTranslation();

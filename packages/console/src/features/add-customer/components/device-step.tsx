@@ -6,6 +6,7 @@ import { PROVISIONING_LABEL_KEYS } from '../../../shared/labels.ts';
 import { useGetBrandsQuery } from '../../../shared/catalogue/catalogue-api.ts';
 import { DeviceFields } from '../../../shared/customers/device-fields.tsx';
 import type { StepProps } from './step-props.ts';
+import './add-customer.css';
 
 export function DeviceStep({ draft, update, errorOf }: StepProps) {
   const { t } = useTranslation();

@@ -5,6 +5,7 @@ import { PhotoInput, type PickedImage } from '../../../shared/ui/photo-input.tsx
 import { SignaturePad } from '../../../shared/ui/signature-pad.tsx';
 import { Facts } from '../../../shared/ui/facts.tsx';
 import type { EnrolDraft, FormField } from '../../../shared/customers/customer-form.ts';
+import './add-customer.css';
 
 export interface EnrolImages {
   photo: PickedImage | null;

@@ -4,7 +4,7 @@
  */
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Financier } from '@kisht/server/contract/catalogue';
+import type { Financier } from '@kisht/contract/catalogue';
 import { addDays } from '@kisht/domain/calendar';
 import { TextField } from '../../../shared/ui/text-field.tsx';
 import { SelectField } from '../../../shared/ui/select-field.tsx';
@@ -14,6 +14,7 @@ import { previewLoan, type FieldErrors } from '../../../shared/customers/custome
 import { SchedulePreview } from './schedule-preview.tsx';
 import type { StepProps } from './step-props.ts';
 import { digitsOnly } from '../../../shared/customers/field-input.ts';
+import './add-customer.css';
 
 /** "loan_reference" -> "Loan reference", for financier fields the dictionary does not name. */
 function humanise(field: string): string {

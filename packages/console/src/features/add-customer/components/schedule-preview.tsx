@@ -5,6 +5,7 @@ import { formatDate } from '@kisht/domain/format';
 import { formatRupees } from '@kisht/domain/money';
 import { SummaryGrid } from '../../../shared/ui/summary-grid.tsx';
 import { InstalmentHeadCells } from '../../../shared/customers/instalment-table.tsx';
+import './add-customer.css';
 
 export function SchedulePreview({ schedule }: { schedule: Schedule | null }) {
   const { t } = useTranslation();

@@ -1,6 +1,6 @@
 /** Apple phones: the details screen, Apple Business Manager sync and link, Activation Lock, the one-mode app. */
-import type { AppleCustomerBody, AppleDepDevice, AppleDetails, AppleQr, AppleSyncResult, AppleUpdateBody } from '@kisht/server/contract/apple';
-import type { DeviceCommand } from '@kisht/server/contract/devices';
+import type { AppleCustomerBody, AppleDepDevice, AppleDetails, AppleQr, AppleSyncResult, AppleUpdateBody } from '@kisht/contract/apple';
+import type { DeviceCommand } from '@kisht/contract/devices';
 import { api } from '../../../shared/api/api.ts';
 
 const apiWithAppleTags = api.enhanceEndpoints({ addTagTypes: ['AppleDetails', 'AppleDevices'] });

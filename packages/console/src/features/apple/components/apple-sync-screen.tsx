@@ -1,7 +1,7 @@
 /** Apple sync: the network's Apple Business Manager devices, a sync with Apple, and linking a device to a customer. */
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AppleDepDevice } from '@kisht/server/contract/apple';
+import type { AppleDepDevice } from '@kisht/contract/apple';
 import { formatDateTime } from '@kisht/domain/format';
 import { Page } from '../../../shared/ui/page.tsx';
 import { Facts } from '../../../shared/ui/facts.tsx';

@@ -9,7 +9,7 @@ import type {
   SignedIn,
   SignupRequestBody,
   VerifyOtpBody,
-} from '@kisht/server/contract/auth';
+} from '@kisht/contract/auth';
 import { api } from '../../../shared/api/api.ts';
 
 const post = <T>(url: string) => (body: T) => ({ url, method: 'POST', body });

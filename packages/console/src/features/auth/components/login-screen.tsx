@@ -1,5 +1,5 @@
 /** Sign-in step 1: the mobile number (+91 is shown and prepended), then an OTP by SMS. */
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { COUNTRY_PREFIX } from '@kisht/domain/constants';
@@ -10,7 +10,11 @@ import { localMobile } from '../../../shared/customers/field-input.ts';
 import { useLoginWithOtpMutation } from '../api/auth-api.ts';
 import { savePendingOtp } from '../hooks/otp-request.ts';
 import { AuthFrame } from './auth-frame.tsx';
-import { SignupDialog } from './signup-dialog.tsx';
+import './auth.css';
+
+// The login screen is in the entry chunk; the request form (and the dialog it sits in) loads when first asked for.
+const loadSignupDialog = () => import('./signup-dialog.tsx');
+const SignupDialog = lazy(async () => ({ default: (await loadSignupDialog()).SignupDialog }));
 
 export function LoginScreen() {
   const { t } = useTranslation();
@@ -18,6 +22,8 @@ export function LoginScreen() {
   const [mobile, setMobile] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [signupOpen, setSignupOpen] = useState(false);
+  // Once opened the dialog stays mounted (closed), so what was typed survives closing it.
+  const [signupMounted, setSignupMounted] = useState(false);
   const [loginWithOtp, { isLoading }] = useLoginWithOtpMutation();
 
   async function submit(event: FormEvent) {
@@ -59,7 +65,15 @@ export function LoginScreen() {
       </form>
       <p className="auth-alt">
         {t('auth.login.noAccount')}{' '}
-        <button type="button" className="link-button" onClick={() => setSignupOpen(true)}>
+        <button
+          type="button"
+          className="link-button"
+          onPointerDown={() => void loadSignupDialog()}
+          onClick={() => {
+            setSignupMounted(true);
+            setSignupOpen(true);
+          }}
+        >
           {t('auth.login.requestAccount')}
         </button>
       </p>
@@ -68,7 +82,11 @@ export function LoginScreen() {
         <Link to={ROUTES.refund_policy}>{t('nav.refundPolicy')}</Link>
         <Link to={ROUTES.pricing}>{t('nav.pricing')}</Link>
       </nav>
-      <SignupDialog open={signupOpen} onClose={() => setSignupOpen(false)} />
+      {signupMounted ? (
+        <Suspense fallback={null}>
+          <SignupDialog open={signupOpen} onClose={() => setSignupOpen(false)} />
+        </Suspense>
+      ) : null}
     </AuthFrame>
   );
 }

@@ -22,6 +22,7 @@ import {
 import { clearPendingOtp, dropResetCode, heldResetCode, savePendingOtp } from '../hooks/otp-request.ts';
 import type { OtpScreenState } from './otp-screen.tsx';
 import { AuthFrame } from './auth-frame.tsx';
+import './auth.css';
 
 type Mode = 'enter' | 'set' | 'reset';
 const MPIN_PATTERN = /^\d{4}$/;

@@ -10,6 +10,7 @@ import { clearPendingOtp, holdResetCode, readPendingOtp, savePendingOtp, type Pe
 import { useCountdown } from '../hooks/use-countdown.ts';
 import { useCompleteSignIn } from '../hooks/use-complete-sign-in.ts';
 import { AuthFrame } from './auth-frame.tsx';
+import './auth.css';
 
 /** What the MPIN reset screen hands back when the server refused the OTP. */
 export interface OtpScreenState {

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { COUNTRY_PREFIX } from '@kisht/domain/constants';
 import { isValidLocalMobile, withCountryPrefix } from '@kisht/domain/mobile';
-import type { SignupRequestBody } from '@kisht/server/contract/auth';
+import type { SignupRequestBody } from '@kisht/contract/auth';
 import { FormDialog } from '../../../shared/ui/form-dialog.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';
 import { useSignupRequestMutation } from '../api/auth-api.ts';

@@ -2,7 +2,7 @@
  * The OTP request in progress (sign-in or MPIN reset). Kept in sessionStorage so reloading the OTP
  * screen keeps it; the OTP typed for an MPIN reset is held in memory only until the new MPIN is sent.
  */
-import type { OtpRequested } from '@kisht/server/contract/auth';
+import type { OtpRequested } from '@kisht/contract/auth';
 
 export type OtpFlowPurpose = 'LOGIN' | 'FORGOT_PASSWORD';
 

@@ -1,7 +1,7 @@
 /** After a verified OTP: remember the user (never the MPIN itself) and continue to the MPIN or the dashboard. */
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
-import type { SignedIn } from '@kisht/server/contract/auth';
+import type { SignedIn } from '@kisht/contract/auth';
 import { api } from '../../../shared/api/api.ts';
 import { writeStored } from '../../../shared/storage.ts';
 import { useAppDispatch } from '../../../shared/state/hooks.ts';

@@ -1,5 +1,5 @@
 /** Editing an enrolled customer: the device registration (IMEI_EDIT) and the personal details. Both answer the new profile. */
-import type { CustomerProfile, UpdateCustomerDetailsBody, UpdateRegistrationBody } from '@kisht/server/contract/customers';
+import type { CustomerProfile, UpdateCustomerDetailsBody, UpdateRegistrationBody } from '@kisht/contract/customers';
 import { api } from '../../../shared/api/api.ts';
 import { tagsAfterCustomerEdit } from '../../../shared/api/cache-tags.ts';
 

@@ -1,5 +1,5 @@
 /** The customer list: pages of 20 under the filters, kept in the cache so the list survives a visit elsewhere. */
-import type { CustomerList } from '@kisht/server/contract/customers';
+import type { CustomerList } from '@kisht/contract/customers';
 import { api } from '../../../shared/api/api.ts';
 import { nextPageParam, PAGE_SIZE } from '../../../shared/api/paging.ts';
 import type { CustomerListArg } from '../hooks/list-query.ts';

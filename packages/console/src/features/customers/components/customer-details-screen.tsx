@@ -5,8 +5,9 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { CustomerProfile } from '@kisht/server/contract/customers';
+import type { CustomerProfile } from '@kisht/contract/customers';
 import { formatDate } from '@kisht/domain/format';
+import { PROVISIONING_TYPE } from '@kisht/domain/constants';
 import { formatRupees } from '@kisht/domain/money';
 import { Page } from '../../../shared/ui/page.tsx';
 import { Facts } from '../../../shared/ui/facts.tsx';
@@ -22,12 +23,15 @@ import { summariseEmis } from '../../../shared/customers/emi-summary.ts';
 import { editMenuFor } from '@kisht/domain/edit-menu';
 import { bpsToPercentText } from '@kisht/domain/money-input';
 import { INTEREST_METHOD_LABEL_KEYS, PROVISIONING_LABEL_KEYS } from '../../../shared/labels.ts';
-import { customerPath, parseCustomerId } from '../../../shared/routes.ts';
+import { appleDetailsPath, customerPath, parseCustomerId } from '../../../shared/routes.ts';
+import { useGetPlansQuery } from '../../../shared/catalogue/catalogue-api.ts';
 import { selectFeatures } from '../../../shared/config/config-api.ts';
 import { useAppSelector } from '../../../shared/state/hooks.ts';
 import type { CustomerDeviceSection } from '../../../shared/customers/device-section.ts';
 import { EditMenuDialog } from './edit-menu-dialog.tsx';
 import { DetailsEditDialog, ImeiEditDialog } from './customer-edit-dialogs.tsx';
+import { customerPlan, planYearsLeft } from '../hooks/plan-validity.ts';
+import './customers.css';
 
 function initials(profile: CustomerProfile): string {
   return `${profile.first_name.charAt(0)}${profile.last_name.charAt(0)}`.toUpperCase();
@@ -79,6 +83,7 @@ export function CustomerDetailsScreen({ DeviceSection }: { DeviceSection?: Custo
   const [editing, setEditing] = useState<'imei' | 'details' | null>(null);
   const [checkStatusRequest, setCheckStatusRequest] = useState(0);
   const features = useAppSelector(selectFeatures);
+  const { data: plans } = useGetPlansQuery(profile?.product_id ?? 0, { skip: !profile });
 
   if (customerId === null) return <NotFoundScreen />;
   if (isLoading) {
@@ -106,6 +111,8 @@ export function CustomerDetailsScreen({ DeviceSection }: { DeviceSection?: Custo
   }
 
   const name = `${profile.first_name} ${profile.last_name}`.trim();
+  const plan = customerPlan(plans, profile.plan_id);
+  const years = plan ? planYearsLeft(plan.validity_days, profile.created_at) : null;
   const provisioningKey = PROVISIONING_LABEL_KEYS[profile.provisioning_type];
   const methodKey = INTEREST_METHOD_LABEL_KEYS[profile.interest_method as keyof typeof INTEREST_METHOD_LABEL_KEYS];
   const documents: [string, boolean][] = [
@@ -167,8 +174,15 @@ export function CustomerDetailsScreen({ DeviceSection }: { DeviceSection?: Custo
             [t('device.imei2'), profile.imei2],
             [t('device.serial'), profile.serial_number],
             [t('device.provisioning'), provisioningKey ? t(provisioningKey) : String(profile.provisioning_type)],
+            [t('customerDetails.plan'), plan?.name],
+            [t('customerDetails.yearsLeft'), years === null ? null : String(years)],
           ]}
         />
+        {profile.provisioning_type === PROVISIONING_TYPE.APPLE ? (
+          <Link className="button button--secondary button--small" to={appleDetailsPath(customerId)}>
+            {t('apple.details.title')}
+          </Link>
+        ) : null}
       </section>
 
       {DeviceSection ? <DeviceSection customerId={customerId} profile={profile} checkStatusRequest={checkStatusRequest} /> : null}

@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CustomerProfile } from '@kisht/server/contract/customers';
+import type { CustomerProfile } from '@kisht/contract/customers';
 import { todayInIndia } from '@kisht/domain/format';
 import { FormDialog } from '../../../shared/ui/form-dialog.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';

@@ -5,14 +5,14 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { CustomerListItem } from '@kisht/server/contract/customers';
+import type { CustomerListItem } from '@kisht/contract/customers';
 import { CUSTOMER_STATUS_FILTERS, INSTALL_STATUS_LABEL_KEYS, installStatusOf, type CustomerStatusFilter } from '@kisht/domain/customer-status';
 import { formatDate } from '@kisht/domain/format';
 import { formatRupees } from '@kisht/domain/money';
 import { Page } from '../../../shared/ui/page.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';
 import { SelectField } from '../../../shared/ui/select-field.tsx';
-import { Skeleton, SKELETON_SMALL } from '../../../shared/ui/skeleton.tsx';
+import { SkeletonList } from '../../../shared/ui/skeleton.tsx';
 import { LoadMore } from '../../../shared/ui/load-more.tsx';
 import { InstallStatusBadge, LockStatusBadge } from '../../../shared/ui/status-badges.tsx';
 import { toastKey } from '../../../shared/ui/toast-store.ts';
@@ -32,6 +32,8 @@ import { customerNavigatePath, customerPath, ROUTES } from '../../../shared/rout
 import { useGetCustomersInfiniteQuery } from '../api/customer-list-api.ts';
 import { customerListArg, SEARCH_MAX_LENGTH } from '../hooks/list-query.ts';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
+import { ShortText } from '../../../shared/ui/short-text.tsx';
+import './customers.css';
 
 function statusFilterLabelKey(filter: CustomerStatusFilter): string {
   if (filter === 'all') return 'customerStatus.all';
@@ -71,7 +73,7 @@ function CustomerRow({ customer, onOpen }: { customer: CustomerListItem; onOpen:
     <li>
       <button type="button" className="card customer-row" onClick={onOpen}>
         <span className="customer-row__top">
-          <span className="customer-row__name">{name}</span>
+          <ShortText className="customer-row__name" text={name} />
           <InstallStatusBadge status={customer.install_status} />
         </span>
         <span className="customer-row__line muted">
@@ -116,7 +118,7 @@ export function CustomerListScreen() {
   // currentData: after a filter change the old filter's rows must not show while the new ones load.
   const { currentData: data, isFetching, isError, isFetchingNextPage, hasNextPage, fetchNextPage, refetch } =
     useGetCustomersInfiniteQuery(customerListArg(filters));
-  const { items, total } = useMemo(() => mergePages(data?.pages, (customer) => customer.id), [data]);
+  const { items, total, totalText } = useMemo(() => mergePages(data?.pages, (customer) => customer.id), [data]);
   useKeptScroll(Boolean(data));
 
   function open(customer: CustomerListItem) {
@@ -175,17 +177,13 @@ export function CustomerListScreen() {
       </div>
 
       {!data && isFetching ? (
-        <div className="stack" aria-busy="true" aria-label={t('common.loading')}>
-          {Array.from({ length: 6 }, (_, i) => (
-            <Skeleton key={i} height={SKELETON_SMALL} />
-          ))}
-        </div>
+        <SkeletonList rows={6} label={t('common.loading')} />
       ) : isError && !data ? (
         <LoadErrorCard message={t('customers.loadError')} onRetry={() => void refetch()} />
       ) : (
         <>
           <p className="list-total" aria-live="polite">
-            {t('customers.total', { count: total })}
+            {t('customers.total', { count: total, replace: { count: totalText } })}
           </p>
           {items.length === 0 ? (
             <div className="card empty-state">

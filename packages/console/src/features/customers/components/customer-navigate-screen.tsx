@@ -10,8 +10,10 @@ import { Facts } from '../../../shared/ui/facts.tsx';
 import { InstallStatusBadge } from '../../../shared/ui/status-badges.tsx';
 import { NotFoundScreen } from '../../../shared/ui/not-found-screen.tsx';
 import { useGetCustomerProfileQuery } from '../../../shared/customers/customer-api.ts';
-import { customerPath, emmQrPath, parseCustomerId } from '../../../shared/routes.ts';
+import { INSTALL_STATUS, PROVISIONING_TYPE } from '@kisht/domain/constants';
+import { appleDetailsPath, customerPath, emmQrPath, parseCustomerId } from '../../../shared/routes.ts';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
+import { CancelEnrolmentButton } from './cancel-enrolment-button.tsx';
 
 export function CustomerNavigateScreen() {
   const { t } = useTranslation();
@@ -43,7 +45,11 @@ export function CustomerNavigateScreen() {
         <LoadErrorCard message={t('customerDetails.loadError')} onRetry={() => void refetch()} />
       ) : null}
       <nav className="stack" aria-label={t('customerNavigate.next')}>
-        <Link className="button button--primary button--block" to={emmQrPath(customerId)}>
+        {/* An iPhone is set up from Apple details (MDM), every other phone from the EMM QR. */}
+        <Link
+          className="button button--primary button--block"
+          to={profile?.provisioning_type === PROVISIONING_TYPE.APPLE ? appleDetailsPath(customerId) : emmQrPath(customerId)}
+        >
           {t('customerNavigate.deviceSetup')}
         </Link>
         <Link className="button button--secondary button--block" to={customerPath('customer_details', customerId)}>
@@ -56,6 +62,13 @@ export function CustomerNavigateScreen() {
           {t('customerNavigate.documents')}
         </Link>
       </nav>
+      {profile && profile.install_status === INSTALL_STATUS.inactive ? (
+        <section className="card stack" aria-labelledby="cancel-title">
+          <h2 id="cancel-title">{t('customerNavigate.cancelHeading')}</h2>
+          <p className="muted">{t('customerNavigate.cancelHelp')}</p>
+          <CancelEnrolmentButton customerId={customerId} name={`${profile.first_name} ${profile.last_name}`.trim()} />
+        </section>
+      ) : null}
     </Page>
   );
 }

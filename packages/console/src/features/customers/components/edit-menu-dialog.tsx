@@ -9,6 +9,7 @@ import { Dialog } from '../../../shared/ui/dialog.tsx';
 import { customerPath, emmQrPath } from '../../../shared/routes.ts';
 import type { EditAction } from '@kisht/domain/edit-menu';
 import { EDIT_ACTION_LABEL_KEYS } from '../../../shared/labels.ts';
+import './customers.css';
 
 function targetOf(action: EditAction, customerId: number): string | null {
   if (action === 'EDIT_SIGNATURE') return customerPath('signature', customerId);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CustomerProfile } from '@kisht/server/contract/customers';
+import type { CustomerProfile } from '@kisht/contract/customers';
 import { withImeiCheckDigit } from '@kisht/domain/imei';
 import { buildDetailsBody, buildRegistrationBody, detailsDraftFrom, registrationDraftFrom, validateDetails, validateRegistration } from './customer-edit.ts';
 

@@ -3,7 +3,7 @@
  * drafts reuse the add-customer form's field names, checks and server-error mapping; the request
  * bodies carry only what changed (an emptied optional field is sent as null).
  */
-import type { CustomerProfile, UpdateCustomerDetailsBody, UpdateRegistrationBody } from '@kisht/server/contract/customers';
+import type { CustomerProfile, UpdateCustomerDetailsBody, UpdateRegistrationBody } from '@kisht/contract/customers';
 import { withCountryPrefix } from '@kisht/domain/mobile';
 import { emptyDraft, validateCustomerStep, validateDeviceStep, type EnrolDraft, type FieldErrors } from '../../../shared/customers/customer-form.ts';
 import { localMobile } from '../../../shared/customers/field-input.ts';

@@ -1,5 +1,5 @@
 /** The customer list's filters as the API's query (and so as the key of the cached pages). */
-import type { CustomerListQuery } from '@kisht/server/contract/customers';
+import type { CustomerListQuery } from '@kisht/contract/customers';
 import type { CustomerListFilters } from '../../../shared/state/customer-list-slice.ts';
 
 /** The list's query without the page: equal filters give equal keys, so loaded pages are found again. */

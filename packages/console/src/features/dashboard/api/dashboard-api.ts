@@ -1,6 +1,6 @@
 /** The dashboard's figures and, where the organisation switched it on, the total outstanding. */
-import type { DashboardStats } from '@kisht/server/contract/dashboard';
-import type { Outstanding } from '@kisht/server/contract/emi';
+import type { DashboardStats } from '@kisht/contract/dashboard';
+import type { Outstanding } from '@kisht/contract/emi';
 import { api } from '../../../shared/api/api.ts';
 
 export const DASHBOARD_DAYS = 30;

@@ -7,6 +7,7 @@ import { setDrawerOpen } from '../../../shared/state/main-slice.ts';
 import { useSignOut } from '../../../shared/auth/use-sign-out.ts';
 import { LogoutIcon } from '../../../shared/ui/icons.tsx';
 import { NAV_ITEMS } from './nav-items.tsx';
+import './shell.css';
 
 
 export function AppDrawer({ heading, subheading }: { heading: string; subheading?: string | null }) {

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../shared/ui/dialog.tsx';
 import { useAppDispatch, useAppSelector } from '../../../shared/state/hooks.ts';
 import { setBirthdayCelebration } from '../../../shared/state/main-slice.ts';
+import './shell.css';
 
 export function BirthdayDialog({ firstName }: { firstName: string }) {
   const { t } = useTranslation();

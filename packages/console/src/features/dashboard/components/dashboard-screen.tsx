@@ -1,4 +1,5 @@
 /** The dashboard: a welcome card, the network's figures and charts, and quick links. */
+import type { ComponentType } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useGetDetailsQuery } from '../../../shared/auth/session-api.ts';
@@ -7,10 +8,12 @@ import { Skeleton, SKELETON_LARGE, SKELETON_SMALL } from '../../../shared/ui/ske
 import { DashboardStatsSection } from './dashboard-stats.tsx';
 import { NAV_ITEMS } from './nav-items.tsx';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
+import './dashboard.css';
 
 const QUICK_LINKS = NAV_ITEMS.filter((item) => item.quick);
 
-export function DashboardScreen() {
+/** KeyStockSection: the network's key stock card, given by the route (features do not import each other). */
+export function DashboardScreen({ KeyStockSection }: { KeyStockSection?: ComponentType }) {
   const { t } = useTranslation();
   const { data: profile, isLoading, isError, refetch } = useGetDetailsQuery();
 
@@ -32,6 +35,7 @@ export function DashboardScreen() {
           ) : isError ? (
             <LoadErrorCard message={t('dashboard.profileError')} onRetry={() => void refetch()} as="article" />
           ) : null}
+          {KeyStockSection ? <KeyStockSection /> : null}
           <DashboardStatsSection />
           <section className="card" aria-labelledby="quick-links-title">
             <h2 id="quick-links-title">{t('dashboard.quickLinks')}</h2>

@@ -2,7 +2,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { DashboardStats } from '@kisht/server/contract/dashboard';
+import type { DashboardStats } from '@kisht/contract/dashboard';
 import { INSTALL_STATUS } from '@kisht/domain/constants';
 import { INSTALL_STATUS_LABEL_KEYS } from '@kisht/domain/customer-status';
 import { abbreviateNumber } from '@kisht/domain/format';
@@ -18,6 +18,7 @@ import { DASHBOARD_DAYS, useGetDashboardStatsQuery, useGetTotalOutstandingQuery 
 import { collectedTotal, collectionPoints, countOfStatus, installedCount, keysLeftTotal, shortRupees } from '../hooks/dashboard-figures.ts';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 import { INSTALL_TONE } from '../../../shared/ui/status-badges.tsx';
+import './dashboard.css';
 
 function StatCard({ label, value, detail, tone, to }: { label: string; value: string; detail?: ReactNode; tone?: 'danger' | 'warning'; to?: string }) {
   const body = (

@@ -1,6 +1,7 @@
 /** The signed-in area's destinations: all of them in the drawer, the ones marked quick on the dashboard. */
 import type { ReactNode } from 'react';
 import {
+  ActivityIcon,
   AddUserIcon,
   CalendarIcon,
   DevicesIcon,
@@ -10,7 +11,6 @@ import {
   LanguageIcon,
   LockIcon,
   SimIcon,
-
   SupportIcon,
   TagIcon,
   UsersIcon,
@@ -23,7 +23,11 @@ export const NAV_ITEMS: { to: string; label: string; icon: ReactNode; quick?: bo
   { to: ROUTES.add_customer, label: 'nav.addCustomer', icon: <AddUserIcon />, quick: true },
   { to: ROUTES.up_coming_emi, label: 'nav.upcomingEmi', icon: <CalendarIcon />, quick: true },
   { to: ROUTES.multiple_lock_unlock, label: 'bulkLock.title', icon: <LockIcon />, quick: true },
+  { to: ROUTES.retailer_list, label: 'nav.network', icon: <UsersIcon /> },
+  { to: ROUTES.retailer_profile, label: 'nav.myProfile', icon: <AddUserIcon /> },
+  { to: ROUTES.top_up_history, label: 'nav.keyHistory', icon: <TagIcon /> },
   { to: ROUTES.sim_changes, label: 'simChanges.title', icon: <SimIcon /> },
+  { to: ROUTES.activity, label: 'audit.title', icon: <ActivityIcon /> },
   { to: ROUTES.sessions, label: 'nav.sessions', icon: <DevicesIcon />, quick: true },
   { to: ROUTES.language, label: 'nav.language', icon: <LanguageIcon />, quick: true },
   { to: ROUTES.help, label: 'nav.help', icon: <HelpIcon />, quick: true },

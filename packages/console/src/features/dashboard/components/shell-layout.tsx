@@ -16,6 +16,7 @@ import { useBirthdayCelebration } from '../hooks/use-birthday-celebration.ts';
 import { AppDrawer } from './app-drawer.tsx';
 import { BottomTabs } from './bottom-tabs.tsx';
 import { BirthdayDialog } from './birthday-dialog.tsx';
+import './shell.css';
 
 export function ShellLayout() {
   const { t } = useTranslation();

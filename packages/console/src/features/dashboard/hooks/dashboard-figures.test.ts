@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DashboardStats } from '@kisht/server/contract/dashboard';
+import type { DashboardStats } from '@kisht/contract/dashboard';
 import { collectedTotal, collectionPoints, countOfStatus, installedCount, keysLeftTotal, shortRupees } from './dashboard-figures.ts';
 
 const stats: DashboardStats = {

@@ -1,5 +1,5 @@
 /** The dashboard's numbers from the stats: card values, the collections series and the status bars. */
-import type { DashboardStats } from '@kisht/server/contract/dashboard';
+import type { DashboardStats } from '@kisht/contract/dashboard';
 import { INSTALL_STATUS } from '@kisht/domain/constants';
 import { abbreviateNumber, formatDate } from '@kisht/domain/format';
 

@@ -1,6 +1,6 @@
 /** Opens the birthday celebration once per day when today (in India) is the retailer's birthday. */
 import { useEffect } from 'react';
-import type { UserProfile } from '@kisht/server/contract/auth';
+import type { UserProfile } from '@kisht/contract/auth';
 import { formatDate, isBirthdayToday } from '@kisht/domain/format';
 import { readConsoleKey, writeConsoleKey } from '../../../shared/storage.ts';
 import { useAppDispatch } from '../../../shared/state/hooks.ts';

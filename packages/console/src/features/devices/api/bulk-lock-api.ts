@@ -1,6 +1,6 @@
 /** Multiple lock/unlock: the customers to choose from, starting a batch, its progress and the retry. */
-import type { CustomerList, CustomerListQuery } from '@kisht/server/contract/customers';
-import type { Batch, BatchBody } from '@kisht/server/contract/devices';
+import type { CustomerList, CustomerListQuery } from '@kisht/contract/customers';
+import type { Batch, BatchBody } from '@kisht/contract/devices';
 import { api } from '../../../shared/api/api.ts';
 import { nextPageParam, PAGE_SIZE } from '../../../shared/api/paging.ts';
 import { tagsAfterDeviceChange } from '../../../shared/api/cache-tags.ts';

@@ -1,9 +1,9 @@
 /**
  * The device panel of customer details: what the phone reported, the offered actions and the latest
- * commands (polled while one is under way), every device action, offline codes and schedules.
+ * commands (refreshed by the server's event stream as they move), every device action, offline codes and schedules.
  */
-import type { OtpRequested, SendOtpToUserBody } from '@kisht/server/contract/auth';
-import type { BypassCodeBody, DeviceCommand, DevicePanel, OfflineCode, Schedule, ScheduleBody } from '@kisht/server/contract/devices';
+import type { OtpRequested, SendOtpToUserBody } from '@kisht/contract/auth';
+import type { BypassCodeBody, DeviceCommand, DevicePanel, OfflineCode, Schedule, ScheduleBody } from '@kisht/contract/devices';
 import { api } from '../../../shared/api/api.ts';
 import { tagsAfterDeviceChange } from '../../../shared/api/cache-tags.ts';
 import { profileMayHaveChanged, withCommand } from '../hooks/command-status.ts';
@@ -27,7 +27,7 @@ export const devicesApi = api.injectEndpoints({
       extraOptions: { successKey: 'device.toast.commandSent' },
       async onQueryStarted({ customerId }, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: null }));
-        // The new command shows at once; the panel then polls it until the phone answers.
+        // The new command shows at once; the server's events refresh it as the phone answers.
         if (data) {
           dispatch(
             devicesApi.util.updateQueryData('getDevicePanel', customerId, (panel) => {
@@ -43,7 +43,6 @@ export const devicesApi = api.injectEndpoints({
     }),
     getOfflineCode: build.mutation<OfflineCode, { customer_id: number; action: 'lock' | 'unlock' }>({
       query: (body) => ({ url: '/api/auth/offline_lock_unlock', method: 'POST', body }),
-      extraOptions: { quietSuccess: true },
     }),
     getOucCode: build.query<OfflineCode, number>({
       query: (customerId) => ({ url: '/api/customer/ouc-code', params: { customer_id: customerId } }),
@@ -52,7 +51,6 @@ export const devicesApi = api.injectEndpoints({
     }),
     getBypassCode: build.mutation<OfflineCode, BypassCodeBody>({
       query: (body) => ({ url: '/api/device/bypass_code', method: 'POST', body }),
-      extraOptions: { quietSuccess: true },
     }),
     getSchedules: build.query<Schedule[], number>({
       query: (customerId) => ({ url: '/api/device/schedules', params: { customer_id: customerId } }),

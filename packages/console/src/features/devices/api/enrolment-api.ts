@@ -1,5 +1,5 @@
 /** Enrolment: the EMM QR payload for DPC phones and the deep link for LINKFL phones (each a fresh single-use token). */
-import type { DeepLink, EmmCode } from '@kisht/server/contract/devices';
+import type { DeepLink, EmmCode } from '@kisht/contract/devices';
 import { api } from '../../../shared/api/api.ts';
 
 export const enrolmentApi = api.injectEndpoints({

@@ -1,5 +1,5 @@
 /** SIM changes the phones reported, newest first, a page at a time: the whole network or one customer. */
-import type { SimChange } from '@kisht/server/contract/devices';
+import type { SimChange } from '@kisht/contract/devices';
 import { api } from '../../../shared/api/api.ts';
 import { nextPageParam, PAGE_SIZE, type Paged } from '../../../shared/api/paging.ts';
 

@@ -1,9 +1,10 @@
-/** An offline code (unlock, lock, time or bypass) to read out to the customer, with Copy. */
+/** An offline code (unlock, lock, time or bypass) to read out to the customer: a bottom drawer with Cancel and Copy. */
 import { useTranslation } from 'react-i18next';
-import type { OfflineCode } from '@kisht/server/contract/devices';
+import type { OfflineCode } from '@kisht/contract/devices';
 import { formatDateTime } from '@kisht/domain/format';
 import { Dialog } from '../../../shared/ui/dialog.tsx';
 import { toastKey } from '../../../shared/ui/toast-store.ts';
+import './devices.css';
 
 export async function copyCode(code: string | null | undefined): Promise<void> {
   if (!code) {
@@ -38,10 +39,11 @@ export function CodeDialog({ title, code, onClose }: { title: string; code: Offl
       open
       title={title}
       onClose={onClose}
+      variant="sheet"
       actions={
         <>
           <button type="button" className="button button--secondary" onClick={onClose}>
-            {t('common.close')}
+            {t('common.cancel')}
           </button>
           <button type="button" className="button button--primary" onClick={() => void copyCode(code?.code)}>
             {t('device.code.copy')}

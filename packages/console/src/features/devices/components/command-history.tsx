@@ -1,10 +1,12 @@
 /** The phone's latest commands with each state's time and what came back (a location, SIMs, an error). */
 import { useTranslation } from 'react-i18next';
-import type { DeviceCommand } from '@kisht/server/contract/devices';
+import type { DeviceCommand } from '@kisht/contract/devices';
 import { formatDateTime } from '@kisht/domain/format';
 import { mapLink, readResult, stateTimes, type ReportedLocation, type ReportedSim } from '../hooks/command-status.ts';
 import { CommandStateBadge, COMMAND_STATE_LABEL_KEYS } from '../../../shared/ui/status-badges.tsx';
 import { COMMAND_ORIGIN_LABEL_KEYS, DEVICE_ACTION_LABEL_KEYS } from '../hooks/device-labels.ts';
+import { simNumber } from '../hooks/sim-slot.ts';
+import './devices.css';
 
 export function LocationText({ location }: { location: ReportedLocation }) {
   const { t } = useTranslation();
@@ -26,7 +28,7 @@ export function SimList({ sims }: { sims: ReportedSim[] }) {
     <ul className="plain-list">
       {sims.map((sim) => (
         <li key={`${sim.slot}-${sim.iccid ?? ''}`}>
-          {t('device.simSlot', { slot: sim.slot + 1 })}
+          {t('device.simSlot', { slot: simNumber(sim.slot) })}
           {sim.operator ? ` · ${sim.operator}` : ''}
           {sim.number ? ` · ${sim.number}` : ''}
           {sim.iccid ? <span className="muted small">{` · ${t('device.iccid')} ${sim.iccid}`}</span> : null}

@@ -6,9 +6,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { DevicePanel as Panel } from '@kisht/server/contract/devices';
-import type { CustomerProfile } from '@kisht/server/contract/customers';
+import type { DevicePanel as Panel } from '@kisht/contract/devices';
+import type { CustomerProfile } from '@kisht/contract/customers';
 import { formatDateTime } from '@kisht/domain/format';
+import { PROVISIONING_TYPE } from '@kisht/domain/constants';
 import { Facts } from '../../../shared/ui/facts.tsx';
 import { Skeleton, SKELETON_LARGE, SKELETON_SMALL } from '../../../shared/ui/skeleton.tsx';
 import { LockStatusBadge } from '../../../shared/ui/status-badges.tsx';
@@ -16,16 +17,19 @@ import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 import { isApiFailure } from '../../../shared/api/api-failure.ts';
 import { selectAccessConfig, selectUserAccessConfig } from '../../../shared/config/config-api.ts';
 import { useAppSelector } from '../../../shared/state/hooks.ts';
-import { emmQrPath } from '../../../shared/routes.ts';
+import { appleDetailsPath, emmQrPath } from '../../../shared/routes.ts';
 import { devicesApi, useGetDevicePanelQuery, useSendDeviceCommandMutation } from '../api/devices-api.ts';
 import { actionKind, deviceRequest, lockControlAction } from '../hooks/action-requests.ts';
-import { anyUnfinished, COMMAND_POLL_MS, readLocation, readSims } from '../hooks/command-status.ts';
+import { anyUnfinished, commandPollMs, readLocation, readSims } from '../hooks/command-status.ts';
+import { useServerEventsLive } from '../../../shared/api/server-events.ts';
 import { isActionPermitted, type AccessSwitches } from '../hooks/device-access.ts';
 import { DEVICE_ACTION_LABEL_KEYS } from '../hooks/device-labels.ts';
+import { panelActionGroups } from '../hooks/panel-actions.ts';
 import { DeviceActionDialog } from './device-action-dialogs.tsx';
 import { CommandHistory, LocationText, SimList } from './command-history.tsx';
 import { OfflineCodes } from './offline-codes.tsx';
 import { DeviceSchedules } from './device-schedules.tsx';
+import './devices.css';
 
 /** Reports the phone sends back at once: no dialog before them. */
 const DIRECT_ACTIONS = ['fetch_location', 'sim_info'];
@@ -105,11 +109,12 @@ function ActionButtons({
 
 export function DevicePanel({ customerId, profile, checkStatusRequest }: { customerId: number; profile: CustomerProfile; checkStatusRequest: number }) {
   const { t } = useTranslation();
-  // Poll while the cached panel has a command under way; stop once every command has finished.
+  // The event stream refreshes the panel when a command moves; a slow poll stands in only while it is down.
   const { data: cached } = devicesApi.endpoints.getDevicePanel.useQueryState(customerId);
   const polling = anyUnfinished(cached?.commands);
+  const streamLive = useServerEventsLive();
   const { data: panel, isLoading, isError, error, refetch } = useGetDevicePanelQuery(customerId, {
-    pollingInterval: polling ? COMMAND_POLL_MS : 0,
+    pollingInterval: commandPollMs(polling, streamLive),
     skipPollingIfUnfocused: true,
   });
   const [send] = useSendDeviceCommandMutation();
@@ -166,9 +171,16 @@ export function DevicePanel({ customerId, profile, checkStatusRequest }: { custo
   const locked = panel.lock_status === 1;
   const lockAllowed = isActionPermitted('lock', switches);
   const unlockAllowed = isActionPermitted('unlock', switches);
-  // The server takes a PIN change from an unlocked, enrolled phone (it is not in the offered lists).
-  const info = !locked && panel.device ? [...panel.actions.info, 'pin_change'] : panel.actions.info;
-  const someOff = [...panel.actions.main.map((a) => (actionKind(a) === 'lock' ? lockControlAction(locked) : a)), ...info].some((a) => !isActionPermitted(a, switches));
+  // The server already offers the PIN change (in main) when the phone takes one; each action shows once.
+  const { main, info } = panelActionGroups(panel.actions);
+  const someOff = [...main.map((a) => (actionKind(a) === 'lock' ? lockControlAction(locked) : a)), ...info].some((a) => !isActionPermitted(a, switches));
+  const apple = profile.provisioning_type === PROVISIONING_TYPE.APPLE;
+  // An iPhone enrols and is managed from Apple details (MDM), not from the EMM QR.
+  const appleLink = (
+    <Link className="button button--secondary button--small" to={appleDetailsPath(customerId)}>
+      {t('apple.details.title')}
+    </Link>
+  );
 
   return (
     <section className="card device-panel" aria-labelledby="device-panel-title">
@@ -183,7 +195,8 @@ export function DevicePanel({ customerId, profile, checkStatusRequest }: { custo
             {t('device.refresh')}
           </button>
           {someOff ? <p className="muted small">{t('device.someActionsOff')}</p> : null}
-          <ActionButtons title={t('device.mainActions')} actions={panel.actions.main} panel={panel} switches={switches} onChoose={choose} />
+          {apple ? appleLink : null}
+          <ActionButtons title={t('device.mainActions')} actions={main} panel={panel} switches={switches} onChoose={choose} />
           <ActionButtons title={t('device.infoActions')} actions={info} panel={panel} switches={switches} onChoose={choose} />
           <OfflineCodes customerId={customerId} mobile={profile.mobile} canLock={lockAllowed} canUnlock={unlockAllowed} />
           <DeviceSchedules customerId={customerId} canLock={lockAllowed} canUnlock={unlockAllowed} />
@@ -191,10 +204,14 @@ export function DevicePanel({ customerId, profile, checkStatusRequest }: { custo
         </>
       ) : (
         <div className="empty-state">
-          <p>{t('device.notEnrolled')}</p>
-          <Link className="button button--primary" to={emmQrPath(customerId)}>
-            {t('device.showEmmQr')}
-          </Link>
+          <p>{apple ? t('emmQr.appleIntro') : t('device.notEnrolled')}</p>
+          {apple ? (
+            appleLink
+          ) : (
+            <Link className="button button--primary" to={emmQrPath(customerId)}>
+              {t('device.showEmmQr')}
+            </Link>
+          )}
           {panel.commands.length > 0 ? <CommandHistory commands={panel.commands} polling={polling} /> : null}
         </div>
       )}

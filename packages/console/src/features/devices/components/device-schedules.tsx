@@ -8,6 +8,7 @@ import { Skeleton, SKELETON_SMALL } from '../../../shared/ui/skeleton.tsx';
 import { useCancelScheduleMutation, useGetSchedulesQuery, useScheduleLockUnlockMutation } from '../api/devices-api.ts';
 import { istInputToIso, isoToIstInput } from '../hooks/ist-datetime.ts';
 import { DEVICE_ACTION_LABEL_KEYS, SCHEDULE_STATE_LABEL_KEYS } from '../hooks/device-labels.ts';
+import './devices.css';
 
 export function DeviceSchedules({ customerId, canLock, canUnlock }: { customerId: number; canLock: boolean; canUnlock: boolean }) {
   const { t } = useTranslation();

@@ -1,6 +1,7 @@
 /**
  * EMM QR (?customer_id=): the code a DPC phone scans at setup (a fresh single-use token each time), or
- * for LINKFL phones the enrolment deep link. Other provisioning types get the server's answer.
+ * for LINKFL phones the enrolment deep link, for iPhones the way to Apple details (they enrol there, by MDM).
+ * Other provisioning types get the server's answer.
  */
 import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -12,10 +13,11 @@ import { NotFoundScreen } from '../../../shared/ui/not-found-screen.tsx';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 import { isApiFailure } from '../../../shared/api/api-failure.ts';
 import { useGetCustomerProfileQuery } from '../../../shared/customers/customer-api.ts';
-import { customerPath, parseCustomerId } from '../../../shared/routes.ts';
+import { appleDetailsPath, customerPath, parseCustomerId } from '../../../shared/routes.ts';
 import { toastKey } from '../../../shared/ui/toast-store.ts';
 import { useGetDeepLinkQuery, useGetEmmCodeQuery } from '../api/enrolment-api.ts';
 import { qrImage } from '../hooks/qr-svg.ts';
+import './devices.css';
 
 function QrCard({ text, expiresAt, onRenew, renewing, label }: { text: string; expiresAt: string; onRenew: () => void; renewing: boolean; label: string }) {
   const { t } = useTranslation();
@@ -100,7 +102,18 @@ export function EmmQrScreen() {
             <Link to={customerPath('customer_details', customerId)}>{`${profile.first_name} ${profile.last_name}`.trim()}</Link>
             {` · ${profile.imei1}`}
           </p>
-          {profile.provisioning_type === PROVISIONING_TYPE.LINKFL ? <DeepLink customerId={customerId} /> : <DeviceQr customerId={customerId} />}
+          {profile.provisioning_type === PROVISIONING_TYPE.APPLE ? (
+            <div className="card stack">
+              <p>{t('emmQr.appleIntro')}</p>
+              <Link className="button button--primary button--block" to={appleDetailsPath(customerId)}>
+                {t('apple.details.title')}
+              </Link>
+            </div>
+          ) : profile.provisioning_type === PROVISIONING_TYPE.LINKFL ? (
+            <DeepLink customerId={customerId} />
+          ) : (
+            <DeviceQr customerId={customerId} />
+          )}
         </>
       ) : error ? (
         <LoadErrorCard message={failureText(error, t('customerDetails.loadError'))} onRetry={() => void refetch()} />

@@ -6,11 +6,11 @@
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { Batch } from '@kisht/server/contract/devices';
+import type { Batch } from '@kisht/contract/devices';
 import { CUSTOMER_STATUS_FILTERS, INSTALL_STATUS_LABEL_KEYS, installStatusOf, type CustomerStatusFilter } from '@kisht/domain/customer-status';
 import { Page } from '../../../shared/ui/page.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';
-import { Skeleton, SKELETON_LARGE, SKELETON_SMALL } from '../../../shared/ui/skeleton.tsx';
+import { Skeleton, SKELETON_LARGE, SKELETON_SMALL, SkeletonList } from '../../../shared/ui/skeleton.tsx';
 import { LoadMore } from '../../../shared/ui/load-more.tsx';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 import { ConfirmDialog } from '../../../shared/ui/confirm-dialog.tsx';
@@ -23,8 +23,11 @@ import { selectAccessConfig, selectUserAccessConfig } from '../../../shared/conf
 import { useAppSelector } from '../../../shared/state/hooks.ts';
 import { CommandStateBadge, COMMAND_STATE_LABEL_KEYS } from '../../../shared/ui/status-badges.tsx';
 import { bulkLockApi, useGetBatchQuery, useGetLockCandidatesInfiniteQuery, useRetryBatchMutation, useStartBatchMutation } from '../api/bulk-lock-api.ts';
-import { BATCH_POLL_MS, BATCH_STATES, batchBody, batchProgress, candidateLockStatus } from '../hooks/batch-progress.ts';
+import { BATCH_STATES, batchBody, batchPollMs, batchProgress, candidateLockStatus } from '../hooks/batch-progress.ts';
+import { useServerEventsLive } from '../../../shared/api/server-events.ts';
 import { isActionPermitted } from '../hooks/device-access.ts';
+import { ShortText } from '../../../shared/ui/short-text.tsx';
+import './devices.css';
 
 type Action = 'lock' | 'unlock';
 type Mode = 'pick' | 'filter';
@@ -50,7 +53,7 @@ function BatchForm({ onStarted }: { onStarted: (batch: Batch) => void }) {
 
   const arg = { status, lock_status: candidateLockStatus(action), ...(search ? { search } : {}) };
   const { currentData, isFetching, isError, hasNextPage, isFetchingNextPage, fetchNextPage, refetch } = useGetLockCandidatesInfiniteQuery(arg);
-  const { items, total } = useMemo(() => mergePages(currentData?.pages, (c) => c.id), [currentData]);
+  const { items, total, totalText } = useMemo(() => mergePages(currentData?.pages, (c) => c.id), [currentData]);
 
   function chooseAction(next: Action) {
     setAction(next);
@@ -67,6 +70,8 @@ function BatchForm({ onStarted }: { onStarted: (batch: Batch) => void }) {
   }
 
   const count = mode === 'pick' ? selected.size : total;
+  // Numbers as they read: a total the server stopped counting at shows as "1000+" (plural forms still follow count).
+  const countText = mode === 'pick' ? String(selected.size) : totalText;
   async function run() {
     setConfirming(false);
     try {
@@ -117,16 +122,12 @@ function BatchForm({ onStarted }: { onStarted: (batch: Batch) => void }) {
       <p className="muted small">{action === 'lock' ? t('bulkLock.onlyUnlocked') : t('bulkLock.onlyLocked')}</p>
 
       {!currentData && isFetching ? (
-        <div className="stack" aria-busy="true" aria-label={t('common.loading')}>
-          {Array.from({ length: 4 }, (_, i) => (
-            <Skeleton key={i} height={SKELETON_SMALL} />
-          ))}
-        </div>
+        <SkeletonList rows={4} label={t('common.loading')} />
       ) : isError && !currentData ? (
         <LoadErrorCard message={t('bulkLock.loadError')} onRetry={() => void refetch()} />
       ) : mode === 'filter' ? (
         <p className="card" aria-live="polite">
-          {t('bulkLock.filterCount', { count: total })}
+          {t('bulkLock.filterCount', { count: total, replace: { count: totalText } })}
         </p>
       ) : (
         <>
@@ -139,7 +140,7 @@ function BatchForm({ onStarted }: { onStarted: (batch: Batch) => void }) {
             </button>
           </div>
           <p className="list-total" aria-live="polite">
-            {t('bulkLock.selectedCount', { count: selected.size, total })}
+            {t('bulkLock.selectedCount', { count: selected.size, total: totalText })}
           </p>
           {items.length === 0 ? (
             <p className="card muted">{t('bulkLock.noCandidates')}</p>
@@ -150,7 +151,9 @@ function BatchForm({ onStarted }: { onStarted: (batch: Batch) => void }) {
                   <label className="pick-row__label">
                     <input type="checkbox" checked={selected.has(customer.id)} onChange={() => toggle(customer.id)} />
                     <span className="pick-row__text">
-                      <strong>{`${customer.first_name} ${customer.last_name}`.trim()}</strong>
+                      <strong>
+                        <ShortText text={`${customer.first_name} ${customer.last_name}`.trim()} />
+                      </strong>
                       <span className="muted small">
                         {customer.mobile} · {customer.imei1}
                       </span>
@@ -168,13 +171,13 @@ function BatchForm({ onStarted }: { onStarted: (batch: Batch) => void }) {
       <div className="sticky-actions">
         {!permitted ? <span className="sticky-actions__text">{t('bulkLock.noAccess')}</span> : null}
         <button type="button" className="button button--primary button--block" disabled={!permitted || count === 0 || starting} onClick={() => setConfirming(true)}>
-          {action === 'lock' ? t('bulkLock.startLock', { count }) : t('bulkLock.startUnlock', { count })}
+          {action === 'lock' ? t('bulkLock.startLock', { count, replace: { count: countText } }) : t('bulkLock.startUnlock', { count, replace: { count: countText } })}
         </button>
       </div>
       <ConfirmDialog
         open={confirming}
         title={action === 'lock' ? t('bulkLock.confirmLockTitle') : t('bulkLock.confirmUnlockTitle')}
-        message={t('bulkLock.confirmMessage', { count })}
+        message={t('bulkLock.confirmMessage', { count, replace: { count: countText } })}
         confirmLabel={t('bulkLock.start')}
         danger={action === 'lock'}
         busy={starting}
@@ -194,7 +197,9 @@ function BatchProgressView({ batchId, onNew }: { batchId: string; onNew: () => v
   const { t, i18n } = useTranslation();
   const { data: cached } = bulkLockApi.endpoints.getBatch.useQueryState(batchId);
   const running = cached ? batchProgress(cached).running : false;
-  const { data: batch, isLoading, error, refetch } = useGetBatchQuery(batchId, { pollingInterval: running ? BATCH_POLL_MS : 0 });
+  // The event stream refreshes the batch as phones answer; a slower poll stands in only while it is down.
+  const streamLive = useServerEventsLive();
+  const { data: batch, isLoading, error, refetch } = useGetBatchQuery(batchId, { pollingInterval: batchPollMs(running, streamLive) });
   const [retry, { isLoading: retrying }] = useRetryBatchMutation();
 
   if (isLoading) {
@@ -248,7 +253,7 @@ function BatchProgressView({ batchId, onNew }: { batchId: string; onNew: () => v
             const reason = reasonText(item.reason, t, (key) => i18n.exists(key));
             return (
               <li key={`${item.customer_id}-${item.command_id ?? 'skipped'}`} className="outcome-row">
-                <span className="outcome-row__name">{item.name || `#${item.customer_id}`}</span>
+                <ShortText className="outcome-row__name" text={item.name || `#${item.customer_id}`} />
                 <CommandStateBadge state={item.state} />
                 {reason ? <span className="muted small outcome-row__reason">{reason}</span> : null}
               </li>

@@ -1,13 +1,14 @@
 /** Codes the phone checks without a network: offline unlock and lock codes, the time code, and the bypass code (after the customer's OTP). */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { OfflineCode } from '@kisht/server/contract/devices';
+import type { OfflineCode } from '@kisht/contract/devices';
 import { useGetBypassCodeMutation, useGetOfflineCodeMutation, useLazyGetOucCodeQuery } from '../api/devices-api.ts';
 import { useCustomerOtp } from '../hooks/use-customer-otp.ts';
 import { CodeDialog, copyCode, CodeView } from './code-dialog.tsx';
 import { ChoiceFormDialog } from '../../../shared/ui/form-dialog.tsx';
 import { CustomerOtpStep } from './customer-otp-step.tsx';
 import { Dialog } from '../../../shared/ui/dialog.tsx';
+import './devices.css';
 
 type Shown = { title: string; code: OfflineCode | null };
 

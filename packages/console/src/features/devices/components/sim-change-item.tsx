@@ -1,11 +1,13 @@
 /** One reported SIM change: who, the phone, old SIMs -> new SIMs, when and where. */
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { SimChange } from '@kisht/server/contract/devices';
+import type { SimChange } from '@kisht/contract/devices';
 import { formatDateTime } from '@kisht/domain/format';
 import { customerPath } from '../../../shared/routes.ts';
 import { readLocation, readSims } from '../hooks/command-status.ts';
 import { LocationText, SimList } from './command-history.tsx';
+import { ShortText } from '../../../shared/ui/short-text.tsx';
+import './devices.css';
 
 export function SimChangeItem({ change, showCustomer }: { change: SimChange; showCustomer: boolean }) {
   const { t } = useTranslation();
@@ -15,7 +17,7 @@ export function SimChangeItem({ change, showCustomer }: { change: SimChange; sho
       {showCustomer ? (
         <div className="customer-row__top">
           <Link className="customer-row__name" to={customerPath('customer_details', change.customer_id)}>
-            {change.customer_name}
+            <ShortText text={change.customer_name} />
           </Link>
           <span className="muted small nowrap">{formatDateTime(change.changed_at)}</span>
         </div>

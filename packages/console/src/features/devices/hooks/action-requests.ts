@@ -5,7 +5,7 @@
 import { SIM_TRACKING_COMMANDS, type DeviceAction } from '@kisht/domain/device-actions';
 import type {
   CommandBody, EmiAlertBody, LockBody, LostModeBody, PinChangeBody, SimTrackingBody, ToggleBody, UninstallBody, WallpaperBody,
-} from '@kisht/server/contract/devices';
+} from '@kisht/contract/devices';
 import type { RetailerLocation } from './geolocation.ts';
 
 /** Switched on or off with `{ on }` at /api/device/<action>. */

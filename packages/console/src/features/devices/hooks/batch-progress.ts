@@ -1,8 +1,9 @@
 /** Progress of a multiple lock/unlock batch: how many phones have an outcome, and whether to keep polling. */
-import type { Batch } from '@kisht/server/contract/devices';
+import type { Batch } from '@kisht/contract/devices';
 
-/** The progress view reads the batch this often while phones are still working on it. */
-export const BATCH_POLL_MS = 1500;
+/** Without the server's event stream the progress view reads the batch this often while phones are still working on it. */
+export const BATCH_FALLBACK_POLL_MS = 5000;
+export const batchPollMs = (running: boolean, streamLive: boolean) => (running && !streamLive ? BATCH_FALLBACK_POLL_MS : 0);
 
 export const BATCH_STATES = ['queued', 'sent', 'delivered', 'done', 'failed', 'expired', 'skipped'] as const;
 export type BatchState = (typeof BATCH_STATES)[number];

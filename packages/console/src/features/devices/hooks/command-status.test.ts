@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DeviceCommand, DevicePanel } from '@kisht/server/contract/devices';
+import type { DeviceCommand, DevicePanel } from '@kisht/contract/devices';
 import { anyUnfinished, isFinished, profileMayHaveChanged, mapLink, readResult, stateTimes, withCommand } from './command-status.ts';
 
 const command = (id: string, seq: number, type: string, state: string, extra: Partial<DeviceCommand> = {}): DeviceCommand => ({

@@ -2,15 +2,19 @@
  * A device command's life (queued -> sent -> delivered -> done | failed, or expired) as the panel shows
  * it: when to keep polling, when a lock or unlock has settled, and what the phone reported back.
  */
-import type { DeviceCommand, DevicePanel } from '@kisht/server/contract/devices';
+import type { DeviceCommand, DevicePanel } from '@kisht/contract/devices';
 
 export const COMMAND_STATES = ['queued', 'sent', 'delivered', 'done', 'failed', 'expired'] as const;
 export type CommandState = (typeof COMMAND_STATES)[number];
 
 const FINISHED: readonly string[] = ['done', 'failed', 'expired'];
 
-/** The device panel polls this often while a command is under way. */
-export const COMMAND_POLL_MS = 2000;
+/**
+ * The server's event stream tells the panel when a command moves; only while that stream is down does the
+ * panel poll, slowly, and only while a command is under way.
+ */
+export const COMMAND_FALLBACK_POLL_MS = 10_000;
+export const commandPollMs = (unfinished: boolean, streamLive: boolean) => (unfinished && !streamLive ? COMMAND_FALLBACK_POLL_MS : 0);
 
 export const isFinished = (state: string) => FINISHED.includes(state);
 

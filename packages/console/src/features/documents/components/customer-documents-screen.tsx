@@ -5,18 +5,19 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { CustomerProfile } from '@kisht/server/contract/customers';
+import type { CustomerProfile } from '@kisht/contract/customers';
 import { Page } from '../../../shared/ui/page.tsx';
 import { DocumentImage } from '../../../shared/ui/document-image.tsx';
-import { PhotoInput, type PickedImage } from '../../../shared/ui/photo-input.tsx';
+import { PhotoUpload } from '../../../shared/ui/photo-upload.tsx';
 import { NotFoundScreen } from '../../../shared/ui/not-found-screen.tsx';
-import { toastKey } from '../../../shared/ui/toast-store.ts';
+import { toastServerSuccess } from '../../../shared/ui/toast-store.ts';
 import { useGetCustomerProfileQuery } from '../../../shared/customers/customer-api.ts';
 import { useUploadDocumentMutation, type DocumentType } from '../../../shared/documents/documents-api.ts';
 import { selectFeatures } from '../../../shared/config/config-api.ts';
 import { useAppSelector } from '../../../shared/state/hooks.ts';
 import { customerPath, parseCustomerId } from '../../../shared/routes.ts';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
+import './documents.css';
 
 const PRESENT: Record<DocumentType, keyof CustomerProfile> = {
   photo: 'has_photo',
@@ -34,27 +35,17 @@ const TITLE_KEYS: Record<DocumentType, string> = {
 
 function ImageUpload({ customerId, documentType, camera }: { customerId: number; documentType: 'photo' | 'invoice'; camera: boolean }) {
   const { t } = useTranslation();
-  const [picked, setPicked] = useState<PickedImage | null>(null);
   const [upload, { isLoading }] = useUploadDocumentMutation();
-  async function save() {
-    if (!picked) return;
-    try {
-      await upload({ customerId, documentType, file: picked.blob, fileName: picked.fileName }).unwrap();
-      setPicked(null);
-      toastKey('success', 'documents.toast.uploaded');
-    } catch {
-      // The error toast already says what went wrong; the picked image stays to try again.
-    }
-  }
   return (
-    <div className="stack">
-      <PhotoInput label={t('documents.newImage')} value={picked} onChange={setPicked} camera={camera} />
-      {picked ? (
-        <button type="button" className="button button--primary" disabled={isLoading} onClick={() => void save()}>
-          {t('documents.upload')}
-        </button>
-      ) : null}
-    </div>
+    <PhotoUpload
+      label={t('documents.newImage')}
+      camera={camera}
+      busy={isLoading}
+      upload={async (picked) => {
+        const stored = await upload({ customerId, documentType, file: picked.blob, fileName: picked.fileName }).unwrap();
+        toastServerSuccess(stored.serverMessage, 'documents.toast.uploaded');
+      }}
+    />
   );
 }
 

@@ -6,12 +6,13 @@ import { Page } from '../../../shared/ui/page.tsx';
 import { SignaturePad } from '../../../shared/ui/signature-pad.tsx';
 import { DocumentImage } from '../../../shared/ui/document-image.tsx';
 import { NotFoundScreen } from '../../../shared/ui/not-found-screen.tsx';
-import { toastKey } from '../../../shared/ui/toast-store.ts';
+import { toastServerSuccess } from '../../../shared/ui/toast-store.ts';
 import { useGetCustomerProfileQuery } from '../../../shared/customers/customer-api.ts';
 import { useUploadDocumentMutation } from '../../../shared/documents/documents-api.ts';
 import { selectFeatures } from '../../../shared/config/config-api.ts';
 import { useAppSelector } from '../../../shared/state/hooks.ts';
 import { customerPath, parseCustomerId } from '../../../shared/routes.ts';
+import './documents.css';
 
 export function SignatureScreen({ witness = false }: { witness?: boolean }) {
   const { t } = useTranslation();
@@ -37,8 +38,8 @@ export function SignatureScreen({ witness = false }: { witness?: boolean }) {
   async function save() {
     if (!signature || customerId === null) return setError(t('common.required'));
     try {
-      await upload({ customerId, documentType, file: signature, fileName: `${documentType}.png` }).unwrap();
-      toastKey('success', 'documents.toast.signatureSaved');
+      const stored = await upload({ customerId, documentType, file: signature, fileName: `${documentType}.png` }).unwrap();
+      toastServerSuccess(stored.serverMessage, 'documents.toast.signatureSaved');
       await navigate(customerPath('customer_documents', customerId), { replace: true });
     } catch {
       // The error toast already says what went wrong.

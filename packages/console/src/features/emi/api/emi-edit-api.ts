@@ -1,5 +1,5 @@
 /** Changing a customer's schedule (edit or add an instalment, a penalty) and the payment history. EMI alerts: shared/customers/emi-alert-api.ts. */
-import type { AddInstalmentBody, EditInstalmentBody, EmiDetails, PaymentItem, PenaltyBody } from '@kisht/server/contract/emi';
+import type { AddInstalmentBody, EditInstalmentBody, EmiDetails, PaymentItem, PenaltyBody } from '@kisht/contract/emi';
 import { api } from '../../../shared/api/api.ts';
 import { tagsAfterScheduleEdit } from '../../../shared/api/cache-tags.ts';
 

@@ -1,5 +1,5 @@
 /** EMI payments, their receipts and reversals. A payment makes the EMI details, the list row, the upcoming counts and the dashboard stale. */
-import type { PayManyBody, PayOneBody, Receipt, ReverseBody } from '@kisht/server/contract/emi';
+import type { PayManyBody, PayOneBody, Receipt, ReverseBody } from '@kisht/contract/emi';
 import { api } from '../../../shared/api/api.ts';
 import { tagsAfterPayment } from '../../../shared/api/cache-tags.ts';
 

@@ -1,5 +1,5 @@
 /** Instalments overdue, due today and due in the next days: the counts for the tabs and each tab's pages. */
-import type { UpcomingCounts, UpcomingList, UpcomingQuery } from '@kisht/server/contract/emi';
+import type { UpcomingCounts, UpcomingList, UpcomingQuery } from '@kisht/contract/emi';
 import { api } from '../../../shared/api/api.ts';
 import { nextPageParam, PAGE_SIZE } from '../../../shared/api/paging.ts';
 

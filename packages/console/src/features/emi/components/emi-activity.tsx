@@ -7,6 +7,7 @@ import { CommandStateBadge, EMI_ALERT_STATE_LABEL_KEYS } from '../../../shared/u
 import { useGetEmiAlertsQuery } from '../../../shared/customers/emi-alert-api.ts';
 import { SendEmiAlertDialog } from '../../../shared/customers/send-emi-alert-dialog.tsx';
 import { useGetPaymentsQuery } from '../api/emi-edit-api.ts';
+import './emi.css';
 
 export function AlertsSection({ customerId }: { customerId: number }) {
   const { t } = useTranslation();
@@ -61,7 +62,7 @@ export function PaymentsSection({ customerId, onOpen }: { customerId: number; on
                     </>
                   ) : null}
                 </span>
-                <span>{formatRupees(p.amount_paise)}</span>
+                <span className="nowrap">{formatRupees(p.amount_paise)}</span>
               </button>
             </li>
           ))}

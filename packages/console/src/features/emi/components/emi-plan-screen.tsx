@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { InstalmentView } from '@kisht/server/contract/emi';
+import type { InstalmentView } from '@kisht/contract/emi';
 import { formatDate } from '@kisht/domain/format';
 import { formatRupees } from '@kisht/domain/money';
 import { Page } from '../../../shared/ui/page.tsx';
@@ -21,6 +21,7 @@ import { customerPath } from '../../../shared/routes.ts';
 import { isEditable } from '../hooks/instalment-edit.ts';
 import { useCustomerEmis } from '../hooks/use-customer-emis.ts';
 import { InstalmentDialog, PenaltyDialog } from './instalment-dialogs.tsx';
+import './emi.css';
 
 type Editing = { kind: 'edit'; instalment: InstalmentView } | { kind: 'add' } | { kind: 'penalty'; instalment: InstalmentView };
 
@@ -66,8 +67,8 @@ export function EmiPlanScreen() {
       {details ? (
         <section className="card" aria-labelledby="emi-edit-title">
           <h2 id="emi-edit-title">{t('emi.schedule')}</h2>
-          <div className="table-scroll" role="region" aria-labelledby="emi-edit-title" tabIndex={0}>
-            <table className="data-table emi-table">
+          <div className="stack-table">
+            <table className="data-table data-table--stack emi-table emi-table--plan" aria-labelledby="emi-edit-title">
               <thead>
                 <tr>
                   <InstalmentHeadCells />
@@ -80,13 +81,18 @@ export function EmiPlanScreen() {
               <tbody>
                 {instalments.map((i) => (
                   <tr key={i.id}>
-                    <td>{i.number}</td>
-                    <td>{formatDate(i.due_date)}</td>
+                    <td className="cell-number">
+                      <span className="stack-only" aria-hidden="true">
+                        #
+                      </span>
+                      {i.number}
+                    </td>
+                    <td className="cell-date">{formatDate(i.due_date)}</td>
                     <InstalmentAmountCell amountPaise={i.amount_paise} penaltyPaise={i.penalty_paise} />
-                    <td>
+                    <td className="cell-status">
                       <InstalmentStatusBadge status={i.status} />
                     </td>
-                    <td>
+                    <td className="cell-action">
                       {isEditable(i) ? (
                         <div className="button-row">
                           <button
@@ -100,10 +106,10 @@ export function EmiPlanScreen() {
                           <button
                             type="button"
                             className="button button--secondary button--small"
-                            aria-label={t('emiEdit.penaltyTitle', { number: i.number })}
                             onClick={() => setEditing({ kind: 'penalty', instalment: i })}
                           >
                             {t('emiEdit.penalty')}
+                            <span className="visually-hidden">{` (${t('emi.table.number')} ${i.number})`}</span>
                           </button>
                         </div>
                       ) : null}

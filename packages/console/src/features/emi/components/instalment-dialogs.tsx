@@ -1,7 +1,7 @@
 /** The EMI add/edit screen's dialogs: edit an instalment (due date, amount), add one, charge a penalty on one. */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { InstalmentView } from '@kisht/server/contract/emi';
+import type { InstalmentView } from '@kisht/contract/emi';
 import { formatRupees } from '@kisht/domain/money';
 import { FormDialog } from '../../../shared/ui/form-dialog.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';

@@ -1,7 +1,7 @@
 /** Records a payment: one instalment (in full or part) or several at once, with the method and an optional reference. */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { InstalmentView, Receipt } from '@kisht/server/contract/emi';
+import type { InstalmentView, Receipt } from '@kisht/contract/emi';
 import { formatDate } from '@kisht/domain/format';
 import { formatRupees } from '@kisht/domain/money';
 import { FormDialog } from '../../../shared/ui/form-dialog.tsx';
@@ -12,6 +12,7 @@ import { PAYMENT_METHOD_LABEL_KEYS } from '../../../shared/labels.ts';
 import { paiseToRupeesText, parseRupeesToPaise } from '@kisht/domain/money-input';
 import { usePayInstalmentMutation, usePayInstalmentsMutation } from '../api/payments-api.ts';
 import { totalOutstanding } from '../hooks/instalment-selection.ts';
+import './emi.css';
 
 export type PayTarget = { kind: 'one'; instalment: InstalmentView } | { kind: 'many'; instalments: InstalmentView[] };
 

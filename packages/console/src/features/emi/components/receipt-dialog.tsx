@@ -1,7 +1,7 @@
 /** A payment's (or reversal's) receipt: details, Share (or copy) and Reverse with a reason. */
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Receipt } from '@kisht/server/contract/emi';
+import type { Receipt } from '@kisht/contract/emi';
 import { formatDate, formatDateTime } from '@kisht/domain/format';
 import { formatRupees } from '@kisht/domain/money';
 import { Dialog } from '../../../shared/ui/dialog.tsx';
@@ -12,6 +12,7 @@ import { toastKey } from '../../../shared/ui/toast-store.ts';
 import { PAYMENT_METHOD_LABEL_KEYS } from '../../../shared/labels.ts';
 import { useGetReceiptQuery, useReversePaymentMutation } from '../api/payments-api.ts';
 import { receiptText } from '../hooks/receipt-text.ts';
+import './emi.css';
 
 const REASON_MIN = 3;
 const REASON_MAX = 200;

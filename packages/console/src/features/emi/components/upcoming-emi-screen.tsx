@@ -2,7 +2,7 @@
 import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { UpcomingList } from '@kisht/server/contract/emi';
+import type { UpcomingList } from '@kisht/contract/emi';
 import { daysBetween } from '@kisht/domain/calendar';
 import { formatDate, todayInIndia } from '@kisht/domain/format';
 import { formatRupees } from '@kisht/domain/money';
@@ -13,6 +13,7 @@ import { mergePages } from '../../../shared/api/paging.ts';
 import { customerPath } from '../../../shared/routes.ts';
 import { UPCOMING_DAYS, useGetUpcomingCountsQuery, useGetUpcomingEmisInfiniteQuery, type UpcomingFilter } from '../api/upcoming-api.ts';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
+import { ShortText } from '../../../shared/ui/short-text.tsx';
 
 const TABS: { filter: UpcomingFilter; label: string; count: 'overdue' | 'today' | 'next_days' }[] = [
   { filter: 'overdue', label: 'upcoming.tab.overdue', count: 'overdue' },
@@ -31,7 +32,7 @@ function UpcomingRow({ item, today }: { item: UpcomingList['items'][number]; tod
     <li>
       <Link className="card upcoming-row" to={customerPath('view_emi_details', item.customer_id)}>
         <span className="customer-row__top">
-          <span className="customer-row__name">{item.customer_name}</span>
+          <ShortText className="customer-row__name" text={item.customer_name} />
           <strong>{formatRupees(item.outstanding_paise)}</strong>
         </span>
         <span className="customer-row__line muted">{item.mobile}</span>

@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { Receipt } from '@kisht/server/contract/emi';
+import type { Receipt } from '@kisht/contract/emi';
 import { formatDate } from '@kisht/domain/format';
 import { formatRupees } from '@kisht/domain/money';
 import { Page } from '../../../shared/ui/page.tsx';
@@ -20,6 +20,7 @@ import { isPayable, payableSelection, toggleAll, toggleId, totalOutstanding } fr
 import { PayDialog, type PayTarget } from './pay-dialog.tsx';
 import { ReceiptDialog } from './receipt-dialog.tsx';
 import { AlertsSection, PaymentsSection } from './emi-activity.tsx';
+import './emi.css';
 
 export function ViewEmiScreen() {
   const { t } = useTranslation();
@@ -95,12 +96,12 @@ export function ViewEmiScreen() {
             ]}
           />
 
-          <div className="table-scroll" role="region" aria-label={t('emi.schedule')} tabIndex={0}>
-            <table className="data-table emi-table">
+          <div className="stack-table">
+            <table className="data-table data-table--stack emi-table emi-table--schedule">
               <caption className="visually-hidden">{t('emi.schedule')}</caption>
               <thead>
                 <tr>
-                  <th scope="col">
+                  <th scope="col" className="cell-select">
                     <input
                       type="checkbox"
                       checked={allChosen}
@@ -108,6 +109,9 @@ export function ViewEmiScreen() {
                       aria-label={t('emi.selectAll')}
                       onChange={() => setSelected(toggleAll(instalments, selected))}
                     />
+                    <span className="stack-only muted small" aria-hidden="true">
+                      {t('emi.selectAll')}
+                    </span>
                   </th>
                   <InstalmentHeadCells />
                   <th scope="col" className="num">
@@ -130,7 +134,7 @@ export function ViewEmiScreen() {
                   const canPay = isPayable(i);
                   return (
                     <tr key={i.id} className={selected.has(i.id) && canPay ? 'is-selected' : undefined}>
-                      <td>
+                      <td className="cell-select">
                         {canPay ? (
                           <input
                             type="checkbox"
@@ -140,19 +144,28 @@ export function ViewEmiScreen() {
                           />
                         ) : null}
                       </td>
-                      <td>
+                      <td className="cell-number">
+                        <span className="stack-only" aria-hidden="true">
+                          #
+                        </span>
                         {i.number}
                         {i.advance ? <span className="muted small"> {t('emi.advance')}</span> : null}
                       </td>
-                      <td>{formatDate(i.due_date)}</td>
+                      <td className="cell-date">{formatDate(i.due_date)}</td>
                       <InstalmentAmountCell amountPaise={i.amount_paise} penaltyPaise={i.penalty_paise} />
-                      <td className="num">{formatRupees(i.paid_paise)}</td>
-                      <td className="num">{formatRupees(i.outstanding_paise)}</td>
-                      <td>
+                      <td className="num cell-paid" data-label={t('emi.table.paid')}>
+                        {formatRupees(i.paid_paise)}
+                      </td>
+                      <td className="num cell-outstanding" data-label={t('emi.table.outstanding')}>
+                        {formatRupees(i.outstanding_paise)}
+                      </td>
+                      <td className="cell-status">
                         <InstalmentStatusBadge status={i.status} />
                       </td>
-                      <td className="num">{i.days_past_due > 0 ? i.days_past_due : '–'}</td>
-                      <td>
+                      <td className="num cell-dpd" data-label={t('emi.table.daysPastDue')}>
+                        {i.days_past_due > 0 ? i.days_past_due : '–'}
+                      </td>
+                      <td className="cell-action">
                         {canPay ? (
                           <button
                             type="button"

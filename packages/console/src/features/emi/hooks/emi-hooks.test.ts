@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { InstalmentView, Receipt } from '@kisht/server/contract/emi';
+import type { InstalmentView, Receipt } from '@kisht/contract/emi';
 import { isPayable, payableSelection, toggleAll, toggleId, totalOutstanding } from './instalment-selection.ts';
 import { receiptText } from './receipt-text.ts';
 

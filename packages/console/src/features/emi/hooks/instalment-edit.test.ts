@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { InstalmentView } from '@kisht/server/contract/emi';
+import type { InstalmentView } from '@kisht/contract/emi';
 import { checkInstalmentEdit, checkNewInstalment, checkPenalty, isEditable, placeServerDetails } from './instalment-edit.ts';
 
 const base: InstalmentView = {

@@ -3,7 +3,7 @@
  * bodies for editing one (due date, amount), adding one and charging a penalty. Amounts are typed in
  * rupees and sent in paise.
  */
-import type { AddInstalmentBody, EditInstalmentBody, InstalmentView, PenaltyBody } from '@kisht/server/contract/emi';
+import type { AddInstalmentBody, EditInstalmentBody, InstalmentView, PenaltyBody } from '@kisht/contract/emi';
 import { isIsoDate } from '@kisht/domain/calendar';
 import { formatRupees } from '@kisht/domain/money';
 import { parseRupeesToPaise } from '@kisht/domain/money-input';

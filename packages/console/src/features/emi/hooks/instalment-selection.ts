@@ -1,5 +1,5 @@
 /** Which instalments can be paid, and what a selection of them adds up to. */
-import type { InstalmentView } from '@kisht/server/contract/emi';
+import type { InstalmentView } from '@kisht/contract/emi';
 
 export function isPayable(instalment: InstalmentView): boolean {
   return instalment.status !== 'paid' && instalment.outstanding_paise > 0;

@@ -1,5 +1,5 @@
 /** The text a receipt is shared or copied as (WhatsApp, SMS): plain lines, amounts in rupees. */
-import type { Receipt } from '@kisht/server/contract/emi';
+import type { Receipt } from '@kisht/contract/emi';
 import { formatDate, formatDateTime } from '@kisht/domain/format';
 import { formatRupees } from '@kisht/domain/money';
 

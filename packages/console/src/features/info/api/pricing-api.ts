@@ -1,5 +1,5 @@
 /** The public price list. */
-import type { PriceItem } from '@kisht/server/contract/config';
+import type { PriceItem } from '@kisht/contract/config';
 import { api, CACHE_FOR } from '../../../shared/api/api.ts';
 
 export const pricingApi = api.injectEndpoints({

@@ -1,6 +1,7 @@
 /** The privacy policy and the refund policy: headed sections whose text lives in the dictionaries. */
 import { useTranslation } from 'react-i18next';
 import { PublicPage } from '../../../shared/ui/page.tsx';
+import './info.css';
 
 const PRIVACY_SECTIONS = ['collect', 'use', 'device', 'sharing', 'retention', 'security', 'rights', 'contact'] as const;
 const REFUND_SECTIONS = ['scope', 'eligible', 'notEligible', 'emi', 'process', 'timeline', 'contact'] as const;

@@ -4,6 +4,7 @@ import { formatRupees } from '@kisht/domain/money';
 import { PublicPage } from '../../../shared/ui/page.tsx';
 import { useGetPricingQuery } from '../api/pricing-api.ts';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
+import './info.css';
 
 export function PricingScreen() {
   const { t } = useTranslation();

@@ -1,5 +1,5 @@
 /** The retailer's own sign-in sessions. */
-import type { LogoutMySessionBody, MySessions, SessionsEnded } from '@kisht/server/contract/sessions';
+import type { LogoutMySessionBody, MySessions, SessionsEnded } from '@kisht/contract/sessions';
 import { api } from '../../../shared/api/api.ts';
 
 export const sessionsApi = api.injectEndpoints({

@@ -1,7 +1,7 @@
 /** Where the retailer is signed in, with a way to end the other sessions. */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SessionItem } from '@kisht/server/contract/sessions';
+import type { SessionItem } from '@kisht/contract/sessions';
 import { formatDateTime } from '@kisht/domain/format';
 import { Page } from '../../../shared/ui/page.tsx';
 import { ConfirmDialog } from '../../../shared/ui/confirm-dialog.tsx';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionItem } from '@kisht/server/contract/sessions';
+import type { SessionItem } from '@kisht/contract/sessions';
 import { browserLabel, deviceLabel, orderSessions } from './describe-session.ts';
 
 const base: SessionItem = {

@@ -1,5 +1,5 @@
 /** Turns a session row into the words shown for it. */
-import type { SessionItem } from '@kisht/server/contract/sessions';
+import type { SessionItem } from '@kisht/contract/sessions';
 
 function parsedDetails(text: string | null): Record<string, unknown> | null {
   if (!text) return null;

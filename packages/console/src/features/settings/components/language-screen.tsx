@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { isLanguage, LANGUAGE_INFO, LANGUAGES, type Language } from '@kisht/domain/constants';
 import { changeLanguage } from '../../../shared/i18n/change-language.ts';
 import { Page } from '../../../shared/ui/page.tsx';
+import './settings.css';
 
 export function LanguageScreen() {
   const { t, i18n } = useTranslation();

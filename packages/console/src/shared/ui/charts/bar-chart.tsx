@@ -1,6 +1,7 @@
 /** A small SVG horizontal bar chart: one labelled row per item with its value at the end. */
 import { useId } from 'react';
 import { barLengths } from './chart-scale.ts';
+import './charts.css';
 
 export interface BarItem {
   key: string;

@@ -1,0 +1,93 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parseSse, retryDelay, RETRY_MAX_MS, startServerEvents, tagsForEvent, TAGS_AFTER_GAP } from './server-events.ts';
+
+describe('tagsForEvent', () => {
+  it('an enrolment or a settled lock refreshes the profile, the list row, the device panel and the counts', () => {
+    expect(tagsForEvent({ type: 'customer', customer_ids: [4] })).toEqual(
+      expect.arrayContaining([{ type: 'Customer', id: 4 }, 'CustomerList', { type: 'Device', id: 4 }, 'Dashboard']),
+    );
+  });
+
+  it("a command's move refreshes only that customer's device panel", () => {
+    expect(tagsForEvent({ type: 'device_command', customer_ids: [4, 9] })).toEqual([{ type: 'Device', id: 4 }, { type: 'Device', id: 9 }]);
+  });
+
+  it('a fired schedule refreshes the schedules list; a payment the same figures as paying here', () => {
+    expect(tagsForEvent({ type: 'schedule', customer_ids: [2] })).toContainEqual({ type: 'DeviceSchedule', id: 2 });
+    expect(tagsForEvent({ type: 'emi', customer_ids: [2] })).toEqual(expect.arrayContaining([{ type: 'Emi', id: 2 }, { type: 'Payments', id: 2 }, 'Upcoming', 'Outstanding']));
+  });
+
+  it('a batch refreshes its progress; the dues run every figure it moves', () => {
+    expect(tagsForEvent({ type: 'batch', id: 'b1' })).toEqual([{ type: 'Batch', id: 'b1' }]);
+    expect(tagsForEvent({ type: 'dues' })).toEqual(expect.arrayContaining(['Emi', 'Customer', 'CustomerList', 'Dashboard']));
+  });
+
+  it("a network change re-reads the caller's switches (the device panel greys what they no longer allow), members, histories and key stock", () => {
+    expect(tagsForEvent({ type: 'network' })).toEqual(expect.arrayContaining(['Access', 'Network', 'KeyHistory', 'Balance']));
+  });
+
+  it('after a gap every kind of tag an event names is read again', () => {
+    const named = new Set(
+      [
+        tagsForEvent({ type: 'customer', customer_ids: [1] }), tagsForEvent({ type: 'device_command', customer_ids: [1] }), tagsForEvent({ type: 'schedule', customer_ids: [1] }),
+        tagsForEvent({ type: 'emi', customer_ids: [1] }), tagsForEvent({ type: 'sim_change', customer_ids: [1] }), tagsForEvent({ type: 'batch', id: 'x' }), tagsForEvent({ type: 'dues' }),
+        tagsForEvent({ type: 'network' }),
+      ].flat().map((tag) => (typeof tag === 'string' ? tag : tag.type)),
+    );
+    for (const type of named) expect(TAGS_AFTER_GAP).toContain(type);
+  });
+});
+
+describe('parseSse', () => {
+  it('reads events, data and comments, and keeps an unfinished block for later', () => {
+    const { messages, rest } = parseSse('retry: 5000\nevent: ready\ndata: {}\n\n: keep-alive\n\ndata: {"type":"dues"}\n\ndata: {"ty');
+    expect(messages).toEqual([{ event: 'ready', data: '{}' }, { event: 'message', data: '{"type":"dues"}' }]);
+    expect(rest).toBe('data: {"ty');
+    expect(parseSse(`${rest}pe":"dues"}\r\n\r\n`).messages).toEqual([{ event: 'message', data: '{"type":"dues"}' }]);
+  });
+});
+
+describe('retryDelay', () => {
+  it('doubles from one second up to thirty, with jitter', () => {
+    expect(retryDelay(0, () => 0.5)).toBe(1000);
+    expect(retryDelay(3, () => 0.5)).toBe(8000);
+    expect(retryDelay(20, () => 0.5)).toBe(RETRY_MAX_MS);
+    expect(retryDelay(2, () => 0)).toBe(3000);
+    expect(retryDelay(2, () => 1)).toBe(5000);
+  });
+});
+
+describe('startServerEvents', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  /** A response whose body is the given SSE text, then ends. */
+  const streamOf = (text: string) =>
+    new Response(new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode(text)); c.close(); } }), { status: 200, headers: { 'content-type': 'text/event-stream' } });
+
+  it('invalidates the tags of each change and reconnects after the stream ends, reading everything again', async () => {
+    const target = new EventTarget();
+    vi.stubGlobal('window', Object.assign(target, { setTimeout, clearTimeout }));
+    vi.stubGlobal('navigator', { userAgent: 'test' });
+    vi.stubGlobal('localStorage', { getItem: (key: string) => (key.endsWith('token') ? 'a.eyJvcmciOjIzfQ.b' : null), setItem: () => undefined, removeItem: () => undefined });
+    const fetch = vi.fn()
+      .mockResolvedValueOnce(streamOf('event: ready\ndata: {}\n\ndata: {"type":"device_command","customer_ids":[7]}\n\n'))
+      .mockResolvedValueOnce(streamOf('event: ready\ndata: {}\n\n'))
+      .mockImplementation(() => new Promise(() => undefined));
+    vi.stubGlobal('fetch', fetch);
+    const dispatched: unknown[] = [];
+    const stop = startServerEvents(((action: unknown) => dispatched.push(action)) as never);
+
+    const tagsOf = (action: unknown) => (action as { payload: unknown }).payload;
+    await vi.waitFor(() => expect(dispatched.map(tagsOf)).toEqual([[{ type: 'Device', id: 7 }]]), { timeout: 1000 });
+    expect(fetch.mock.calls[0]![0]).toMatch(/\/api\/events$/);
+    const headers = fetch.mock.calls[0]![1].headers as Record<string, string>;
+    expect(headers.Authorization ?? headers.authorization).toMatch(/^Bearer /);
+
+    // The first stream ended: the next try comes after the back-off, and after the gap everything is read again.
+    await vi.waitFor(() => expect(fetch).toHaveBeenCalledTimes(3), { timeout: 4000 });
+    await vi.waitFor(() => expect(dispatched.map(tagsOf)).toContainEqual(TAGS_AFTER_GAP), { timeout: 1000 });
+    stop();
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * A 360 px screenshot of every console screen in English, Hindi and Tamil, with long real-world data, for a
+ * reviewer to look through in a minute:
+ *
+ *   cd packages/console && npx vite build --outDir /tmp/console-dist
+ *   cd packages/e2e && SHOTS_CONSOLE_DIST=/tmp/console-dist node --import tsx scripts/screenshots.ts [folder]
+ *
+ * It starts its own server (in-memory database, demo data, port SHOTS_PORT or 8198), adds the long customers,
+ * signs in and writes <folder>/<lng>/<nn>-<screen>.png (and -end.png for the end of a long page); the folder
+ * defaults to /tmp/kisht-screens. SHOTS_LANGS=en,tm picks languages.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createLongData, LANGUAGES, MPIN, navigateInApp, RETAILER, settle, signedInScreens, trackRequests, type Lng } from '../tests/console-screens.ts';
+import { en, latestOtp, text } from '../tests/fixtures.ts';
+
+const PORT = Number(process.env.SHOTS_PORT ?? 8198);
+const BASE = `http://127.0.0.1:${PORT}`;
+const OUT = process.argv[2] ?? '/tmp/kisht-screens';
+const LANGS = (process.env.SHOTS_LANGS?.split(',') ?? ['en', 'hn', 'tm']).filter((l): l is Lng => (LANGUAGES as readonly string[]).includes(l));
+const VIEWPORT = { width: 360, height: 740 };
+
+async function startServer() {
+  const serverEntry = fileURLToPath(new URL('../../server/src/server.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env, PORT: String(PORT), HOST: '127.0.0.1', APP_ENV: 'development', DATA_DIR: 'memory://', MQTT_PORT: '0', MQTT_HOST: '127.0.0.1',
+      SEED_DEMO: 'true', LOG_LEVEL: 'warn', APP_SECRET: 'screenshots-secret-screenshots-secret!',
+      ...(process.env.SHOTS_CONSOLE_DIST ? { CONSOLE_DIST: process.env.SHOTS_CONSOLE_DIST } : {}),
+    },
+  });
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error('the server stopped while starting');
+    if (await fetch(`${BASE}/api/health`).then((r) => r.ok, () => false)) return child;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill();
+  throw new Error('the server did not start in 60 s');
+}
+
+/** Signs in through the screens in English (setting the MPIN); returns the session to reuse. */
+async function signIn(browser: Browser) {
+  const context = await browser.newContext({ viewport: VIEWPORT, baseURL: BASE });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await page.getByLabel(en('auth.login.mobileLabel')).fill(RETAILER);
+  await page.getByRole('button', { name: en('auth.login.sendOtp') }).click();
+  await page.getByRole('heading', { name: en('auth.otp.title') }).waitFor();
+  await page.getByLabel(en('auth.otp.label')).fill(await latestOtp(page.request, `+91${RETAILER}`));
+  await page.getByRole('button', { name: en('auth.otp.verify') }).click();
+  await page.getByLabel(en('auth.mpin.newLabel')).fill(MPIN);
+  await page.getByLabel(en('auth.mpin.confirmLabel')).fill(MPIN);
+  await page.getByRole('button', { name: en('auth.mpin.save') }).click();
+  await page.getByRole('button', { name: en('nav.openMenu') }).waitFor();
+  const state = await context.storageState();
+  await context.close();
+  return state;
+}
+
+async function shoot(page: Page, folder: string, index: number, name: string) {
+  const file = `${folder}/${String(index).padStart(2, '0')}-${name.replace(/[^a-z0-9_-]+/gi, '_')}`;
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${file}.png` });
+  const tall = await page.evaluate(() => document.documentElement.scrollHeight > window.innerHeight + 40);
+  if (tall) {
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.screenshot({ path: `${file}-end.png` });
+    await page.evaluate(() => window.scrollTo(0, 0));
+  }
+}
+
+const server = await startServer();
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+try {
+  const data = await createLongData(BASE);
+  const session = await signIn(browser);
+  for (const lng of LANGS) {
+    const folder = `${OUT}/${lng}`;
+    mkdirSync(folder, { recursive: true });
+    let n = 0;
+    // Signed out: the login screen.
+    const guestContext = await browser.newContext({ viewport: VIEWPORT, baseURL: BASE });
+    await guestContext.addCookies([{ name: 'i18next', value: lng, url: BASE }]);
+    const guest = await guestContext.newPage();
+    await guest.goto('/login');
+    await settle(guest, trackRequests(guest));
+    await shoot(guest, folder, ++n, 'login');
+    await guestContext.close();
+
+    const context = await browser.newContext({ viewport: VIEWPORT, baseURL: BASE, storageState: session });
+    await context.addCookies([{ name: 'i18next', value: lng, url: BASE }]);
+    const page = await context.newPage();
+    const loads = trackRequests(page);
+    await page.goto('/m-pin');
+    await page.getByLabel(text(lng, 'auth.mpin.label'), { exact: true }).fill(MPIN);
+    await page.getByRole('button', { name: text(lng, 'auth.mpin.verify') }).click();
+    await page.getByRole('button', { name: text(lng, 'nav.openMenu') }).waitFor();
+    for (const screen of signedInScreens(data)) {
+      await navigateInApp(page, screen.path);
+      await settle(page, loads);
+      await shoot(page, folder, ++n, screen.name);
+    }
+    await page.getByRole('button', { name: text(lng, 'nav.openMenu') }).click();
+    await settle(page, loads);
+    await shoot(page, folder, ++n, 'menu-drawer');
+    await page.keyboard.press('Escape');
+    // A receipt with the toast that follows a payment.
+    await navigateInApp(page, `/view-emi-details/${data.latin}`);
+    await settle(page, loads);
+    await page.locator('table input[type=checkbox]:not(:disabled)').nth(1).check();
+    await page.getByRole('button', { name: text(lng, 'emi.paySelected') }).click();
+    await page.getByLabel(text(lng, 'emi.pay.method')).selectOption('upi');
+    await page.getByLabel(text(lng, 'emi.pay.reference')).fill('UTR778899001122');
+    await page.getByRole('button', { name: text(lng, 'emi.pay.confirm') }).click();
+    await page.locator('.toast').waitFor();
+    await settle(page, loads);
+    await page.screenshot({ path: `${folder}/${String(++n).padStart(2, '0')}-receipt-with-toast.png` });
+    await context.close();
+    console.log(`${lng}: ${n} screens in ${folder}`);
+  }
+} finally {
+  await browser.close();
+  server.kill();
+}

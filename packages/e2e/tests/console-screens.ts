@@ -1,0 +1,173 @@
+/**
+ * The console's screens as the layout test and the screenshot script see them: the registered routes (read
+ * from the router, so new screens join on their own), example addresses for parameterised routes, a customer
+ * set with long real-world data, and moving between screens inside the app.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { addDays } from '@kisht/domain/calendar';
+import { todayInIndia } from '@kisht/domain/format';
+import { DeviceAgent } from '@kisht/agent/agent';
+import { MemoryStore } from '@kisht/agent/store';
+import { parseEnrolmentPayload } from '@kisht/agent/enrolment-payload';
+import { RetailerApi, randomImei } from '@kisht/agent/retailer-api';
+import { ROUTES, type RouteName } from '../../console/src/shared/routes.ts';
+
+export const LANGUAGES = ['en', 'hn', 'mr', 'gj', 'sp', 'bd', 'kn', 'tg', 'tm', 'pp'] as const;
+export type Lng = (typeof LANGUAGES)[number];
+/** Farhan Qureshi: a demo retailer no other journey signs in as (the sign-in journey needs Arjun without an MPIN). */
+export const RETAILER = '9876543213';
+export const MPIN = '2580';
+
+/** Sixty characters each: one long unbroken word and spaces, in Latin and in Tamil script. */
+export const LATIN_NAME = { first: 'Venkatasubramaniyanchakravarthy', last: 'Ramachandran Ayyangar-Pillai' };
+export const TAMIL_NAME = { first: 'வெங்கடசுப்பிரமணியன்சக்ரவர்த்தி', last: 'இராமச்சந்திரன் பாலசுப்ரமணியம்' };
+
+export interface Data {
+  latin: number;
+  tamil: number;
+  /** A mini-retailer below the retailer with a 60-character name, a long shop name and a key. */
+  member: number;
+}
+
+/**
+ * Addresses for the routes that need a parameter (path parameters must be listed; a few screens read a query
+ * parameter and are listed too). Several addresses: the screen is checked with each.
+ */
+export const EXAMPLES: Partial<Record<RouteName, (d: Data) => string[]>> = {
+  customer_details: (d) => [`/customer-details/${d.latin}`, `/customer-details/${d.tamil}`],
+  view_emi_details: (d) => [`/view-emi-details/${d.latin}`],
+  emi_details: (d) => [`/emi-details/${d.tamil}`],
+  customer_documents: (d) => [`/customer-documents/${d.tamil}`],
+  signature: (d) => [`/signature/${d.latin}`],
+  witness_signature: (d) => [`/witness-signature/${d.tamil}`],
+  // The Latin customer's phone never enrolled: its screen offers Cancel enrolment.
+  customer_navigate: (d) => [`/customer-navigate?customer_id=${d.tamil}`, `/customer-navigate?customer_id=${d.latin}`],
+  emm_qr: (d) => [`/emm-qr?customer_id=${d.latin}`],
+  sim_changes: (d) => ['/sim-changes', `/sim-changes?customer_id=${d.tamil}`],
+  apple_details: (d) => [`/apple-details?customer_id=${d.tamil}`],
+  retailer_profile: (d) => ['/retailer-profile', `/retailer-profile?user_id=${d.member}`],
+  top_up_history: (d) => ['/top-up-history', `/top-up-history?user_id=${d.member}`],
+};
+
+/** Screens reached through sign-in rather than by address: checked on the way in. */
+export const SIGN_IN_ROUTES: RouteName[] = ['login', 'otp', 'm_pin'];
+
+/** The registered routes, read from the router's source: `path: ROUTES.name` entries, plus the catch-all. */
+export function registeredRoutes(): RouteName[] {
+  const source = readFileSync(new URL('../../console/src/app/router.tsx', import.meta.url), 'utf8');
+  const names = [...source.matchAll(/path:\s*ROUTES\.(\w+)/g)].map((m) => m[1] as RouteName);
+  // 'root' is the layout around everything (its index redirects to the dashboard).
+  return [...new Set(names)].filter((name) => name !== 'root');
+}
+
+export function addressesOf(name: RouteName, data: Data): string[] {
+  const example = EXAMPLES[name];
+  if (example) return example(data);
+  if (ROUTES[name].includes(':')) throw new Error(`route ${name} (${ROUTES[name]}) has no example in layout.spec.ts EXAMPLES`);
+  return [ROUTES[name]];
+}
+
+/** Waits until the screen has loaded: the address, no request in flight, no skeleton or spinner. */
+export async function settle(page: Page, inflight: () => number): Promise<boolean> {
+  const deadline = Date.now() + 15_000;
+  let quietSince = 0;
+  while (Date.now() < deadline) {
+    const busy = inflight() > 0 || (await page.locator('.skeleton, .spinner').count()) > 0;
+    if (busy) quietSince = 0;
+    else if (!quietSince) quietSince = Date.now();
+    else if (Date.now() - quietSince > 200) {
+      await page.evaluate(async () => {
+        await document.fonts.ready;
+        // Opening animations (the menu drawer sliding in) end before measuring; endless ones (spinners) are left.
+        await Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => undefined)));
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      });
+      return true;
+    }
+    await page.waitForTimeout(40);
+  }
+  return false;
+}
+
+/** Counts the page's requests in flight (a long-lived event stream is not a load). */
+export function trackRequests(page: Page): () => number {
+  const open = new Set<unknown>();
+  const longLived = (url: string, type: string) => type === 'eventsource' || type === 'websocket' || /\/(events|stream|mqtt)\b/.test(url);
+  page.on('request', (r) => {
+    if (!longLived(r.url(), r.resourceType())) open.add(r);
+  });
+  page.on('requestfinished', (r) => open.delete(r));
+  page.on('requestfailed', (r) => open.delete(r));
+  return () => open.size;
+}
+
+/** Moves inside the app (no reload, so the MPIN is not asked again). */
+export async function navigateInApp(page: Page, path: string) {
+  await page.evaluate((to) => {
+    const idx = ((history.state as { idx?: number } | null)?.idx ?? 0) + 1;
+    history.pushState({ usr: null, key: Math.random().toString(36).slice(2, 10), idx }, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
+  }, path);
+  await page.waitForFunction((to) => location.pathname + location.search === to, path);
+}
+/** A customer with a 60-character name, a price in the tens of lakhs and 60 instalments. */
+export async function addLongCustomer(api: RetailerApi, name: { first: string; last: string }, mobile: string, imei: string): Promise<number> {
+  if (`${name.first} ${name.last}`.length !== 60) throw new Error('the long names are 60 characters');
+  const products = await api.request<Array<{ id: number; product_type: number }>>('GET', '/api/products');
+  const today = todayInIndia();
+  const { customer } = await api.request<{ customer: { id: number } }>('POST', '/api/customer', {
+    first_name: name.first, last_name: name.last, mobile, device_brand: 'Samsung', device_model: 'Galaxy S25 Ultra Enterprise Edition 512GB Titanium',
+    imei1: imei, provisioning_type: 0, product_id: products.find((p) => p.product_type === 0)!.id,
+    price_paise: 987_654_321, down_payment_paise: 12_345_678, annual_rate_bps: 1850, interest_method: 'flat', tenure_months: 60,
+    start_date: addDays(today, -200), first_due_date: addDays(today, -170),
+  });
+  return customer.id;
+}
+
+/** A mini-retailer with the Tamil 60-character name and a long shop name, holding one key sent by the retailer. */
+export async function addLongMember(api: RetailerApi): Promise<number> {
+  const member = await api.request<{ id: number }>('POST', '/api/country/addUsers', {
+    user_type: 'miniretailer', first_name: TAMIL_NAME.first, last_name: TAMIL_NAME.last, mobile: '+919811122255',
+    shop_name: 'Sri Venkateswara Mobiles and Electronics, Tiruchirappalli Main Road', city: 'Tiruchirappalli',
+  });
+  await api.request('POST', '/api/keys/transfer', { id: randomUUID(), kind: 'send', to_user_id: member.id, product_type: 0, quantity: 1, note: 'Opening stock for the Srirangam counter' });
+  return member.id;
+}
+
+/**
+ * Two customers with 60-character names (Latin with a 31-letter word, and Tamil), prices in the tens of lakhs,
+ * 60 instalments with the first ones overdue; the Tamil customer's phone enrols with two SIMs and has its cards
+ * changed four times.
+ */
+export async function createLongData(server: string): Promise<Data> {
+  const api = new RetailerApi(server);
+  await api.signIn(`+91${RETAILER}`);
+  const tamilImei = randomImei();
+  const data = {
+    latin: await addLongCustomer(api, LATIN_NAME, '+919811122233', randomImei()),
+    tamil: await addLongCustomer(api, TAMIL_NAME, '+919811122244', tamilImei),
+    member: await addLongMember(api),
+  };
+  const { qr_payload } = await api.request<{ qr_payload: string }>('GET', `/api/customer/generate_emm_code?customer_id=${data.tamil}`);
+  const agent = new DeviceAgent({ store: new MemoryStore() });
+  await agent.enrol(parseEnrolmentPayload(qr_payload), { imei1: tamilImei }, [
+    { slot: 0, operator: 'BSNL Tamil Nadu Circle Postpaid 4G Plus', iccid: '89914500001234567890' },
+    { slot: 1, operator: 'Vodafone Idea', iccid: '89912000009876543210' },
+  ]);
+  agent.start();
+  for (let i = 0; i < 4; i++) agent.swapSim(i % 2, i % 2 ? 'Reliance Jio Infocomm Limited 5G SA' : 'Airtel', `8991860000${String(1_000_000_000 + i)}`);
+  const sent = await agent.outboxEmpty(20_000);
+  await agent.stop();
+  if (!sent) throw new Error('the phone could not report its SIM changes');
+  return data;
+}
+
+/** Every screen to visit once signed in: each registered route (with its examples) and an unknown address. */
+export function signedInScreens(data: Data): Array<{ name: string; path: string }> {
+  const screens = registeredRoutes()
+    .filter((name) => !SIGN_IN_ROUTES.includes(name))
+    .flatMap((name) => addressesOf(name, data).map((path) => ({ name: name as string, path })));
+  return [...screens, { name: 'not_found', path: '/no-such-screen' }];
+}

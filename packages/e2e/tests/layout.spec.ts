@@ -1,0 +1,280 @@
+/**
+ * Every screen of the console on small phones, with long real-world data, in all ten languages.
+ *
+ * The list of screens comes from the console's route table (packages/console/src/app/router.tsx and
+ * shared/routes.ts, see console-screens.ts): a screen added there joins this test on its own, and a route with
+ * a parameter fails until EXAMPLES in console-screens.ts says which address to open. The test fails when:
+ *  - the page is wider than the phone (document scrollWidth > viewport width);
+ *  - a box scrolls sideways (a table wider than the phone; swipeable filter chips, .chips, excepted) or a control
+ *    lies past the side of the screen;
+ *  - a fixed or sticky layer (app bar, bottom tabs, toast, banner) sits over an enabled control, checked with
+ *    elementFromPoint at the centre of every visible enabled button, link and field once it is scrolled into view;
+ *  - axe reports a serious or critical violation.
+ * Matrix: every screen at 360 px in all ten languages (overflow, overlays and axe), and again at 320 px in the
+ * same languages (overflow and overlays: axe's rules do not depend on the width). Each language signs in once
+ * (the MPIN screen) and moves between screens inside the app, as a retailer would.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { ROUTES } from '../../console/src/shared/routes.ts';
+import { createLongData, MPIN, RETAILER, settle, signedInScreens, trackRequests, navigateInApp, LANGUAGES, type Data, type Lng } from './console-screens.ts';
+import { BASE_URL } from '../playwright.config.ts';
+import { en, latestOtp, text } from './fixtures.ts';
+
+const WIDTHS = [360, 320] as const;
+const HEIGHT = 740;
+
+interface Problem {
+  lng: Lng;
+  width: number;
+  screen: string;
+  kind: MeasuredKind | 'axe' | 'not-ready';
+  detail: string;
+}
+
+type MeasuredKind = 'overflow' | 'sideways' | 'offscreen' | 'covered';
+
+/** Overflow and covered controls, measured in the page. */
+function measure(width: number): Array<{ kind: MeasuredKind; detail: string }> {
+  const found: Array<{ kind: MeasuredKind; detail: string }> = [];
+  const describe = (el: Element) => {
+    const cls = typeof el.className === 'string' && el.className ? `.${el.className.trim().split(/\s+/).join('.')}` : '';
+    const label = (el.getAttribute('aria-label') ?? (el as HTMLElement).innerText ?? '').replace(/\s+/g, ' ').trim().slice(0, 30);
+    return `${el.tagName.toLowerCase()}${cls}${label ? ` "${label}"` : ''}`;
+  };
+  // Against the phone's width, not window.innerWidth: a mobile browser zooms out to fit a page that is too
+  // wide, and its layout viewport grows with the page.
+  const scrollWidth = document.documentElement.scrollWidth;
+  if (scrollWidth > width) {
+    // The innermost elements that stick out, so the report says what to fix.
+    const inFixedLayer = (el: Element) => {
+      for (let node: Element | null = el; node; node = node.parentElement) if (getComputedStyle(node).position === 'fixed') return true;
+      return false;
+    };
+    const wide = [...document.querySelectorAll('body *')].filter((el) => !el.closest('.chips, .visually-hidden') && !inFixedLayer(el) && el.getBoundingClientRect().right > width + 0.5 && ![...el.children].some((c) => c.getBoundingClientRect().right > width + 0.5));
+    // Text can stick out of a box that itself fits.
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    for (let node = walker.nextNode(); node && wide.length < 3; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || parent.closest('.chips, .visually-hidden') || inFixedLayer(parent)) continue;
+      let clipped = false;
+      for (let box: Element | null = parent; box && box !== document.body && !clipped; box = box.parentElement) clipped = getComputedStyle(box).overflowX !== 'visible';
+      if (clipped) continue;
+      range.selectNodeContents(node);
+      if (range.getBoundingClientRect().right > width + 0.5) wide.push(parent);
+    }
+    found.push({ kind: 'overflow', detail: `scrollWidth ${scrollWidth} > ${width}: ${wide.slice(0, 3).map(describe).join(', ')}` });
+  }
+  // A box that scrolls sideways hides columns or controls past the phone's edge (filter chips may scroll: they
+  // are marked .chips and each is reachable with a swipe).
+  for (const el of document.querySelectorAll<HTMLElement>('body *')) {
+    if (el.scrollWidth <= el.clientWidth + 1 || el.closest('.chips')) continue;
+    const overflowX = getComputedStyle(el).overflowX;
+    if (overflowX === 'auto' || overflowX === 'scroll') found.push({ kind: 'sideways', detail: `${describe(el)} scrolls sideways (${el.scrollWidth} > ${el.clientWidth})` });
+  }
+  const overlayOf = (el: Element | null): Element | null => {
+    for (let node = el; node && node !== document.body; node = node.parentElement) {
+      const position = getComputedStyle(node).position;
+      if (position === 'fixed' || position === 'sticky') return node;
+    }
+    return null;
+  };
+  const controls = [...document.querySelectorAll<HTMLElement>('button, a[href], input:not([type=hidden]), select, textarea, summary, [role=button], [tabindex]:not([tabindex="-1"])')];
+  // Behind an open modal dialog nothing can be used: only the dialog's own controls count.
+  const modal = [...document.querySelectorAll('[aria-modal="true"]')].pop() ?? null;
+  // First, before anything scrolls: controls past the side of the screen (in a box that scrolls sideways).
+  const offscreen = new Set<Element>();
+  for (const el of controls) {
+    const rect = el.getBoundingClientRect();
+    if (rect.width < 1 || rect.height < 1 || (modal && !modal.contains(el)) || el.closest('.chips')) continue;
+    const x = rect.left + rect.width / 2;
+    if (x > width || x < 0) {
+      offscreen.add(el);
+      found.push({ kind: 'offscreen', detail: `${describe(el)} is past the side of the screen` });
+    }
+  }
+  const startX = window.scrollX;
+  const startY = window.scrollY;
+  for (const el of controls) {
+    if (modal && !modal.contains(el)) continue;
+    if ((el as HTMLButtonElement).disabled || el.closest('[inert], [aria-hidden="true"], fieldset:disabled')) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === 'hidden' || style.display === 'none' || Number(style.opacity) === 0) continue;
+    let rect = el.getBoundingClientRect();
+    if (rect.width < 1 || rect.height < 1) continue;
+    if (offscreen.has(el)) continue;
+    el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
+    rect = el.getBoundingClientRect();
+    const x = rect.left + rect.width / 2;
+    const y = rect.top + rect.height / 2;
+    if (x < 0 || y < 0 || x > window.innerWidth || y > window.innerHeight) continue;
+    const hit = document.elementFromPoint(x, y);
+    if (!hit || el.contains(hit) || hit.contains(el)) continue;
+    const layer = overlayOf(hit);
+    // Only a fixed or sticky layer that is not the control's own counts (a label over its input does not).
+    if (layer && !layer.contains(el)) found.push({ kind: 'covered', detail: `${describe(el)} under ${describe(layer)}` });
+  }
+  window.scrollTo(startX, startY);
+  return found;
+}
+
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+async function axeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE_SOURCE });
+  const results = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
+    const run = await axe.run(document, { resultTypes: ['violations'] });
+    return run.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}) at ${v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(' ')}`);
+  });
+  return results;
+}
+
+class Checker {
+  readonly problems: Problem[] = [];
+  constructor(private readonly page: Page, private readonly lng: Lng) {}
+
+  /** Checks the current screen at every width; axe at the first. */
+  async check(screen: string) {
+    for (const [i, width] of WIDTHS.entries()) {
+      if (this.page.viewportSize()?.width !== width) {
+        await this.page.setViewportSize({ width, height: HEIGHT });
+        await this.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      }
+      for (const p of await this.page.evaluate(measure, width)) this.problems.push({ lng: this.lng, width, screen, ...p });
+      if (i === 0) for (const v of await axeViolations(this.page)) this.problems.push({ lng: this.lng, width, screen, kind: 'axe', detail: v });
+    }
+    await this.page.setViewportSize({ width: WIDTHS[0], height: HEIGHT });
+  }
+
+  notReady(screen: string) {
+    this.problems.push({ lng: this.lng, width: WIDTHS[0], screen, kind: 'not-ready', detail: 'still loading after 15 s' });
+  }
+}
+
+let data: Data;
+let signedIn: Awaited<ReturnType<BrowserContext['storageState']>>;
+let pendingOtp: string;
+const allProblems: Problem[] = [];
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(120_000);
+  data = await createLongData(BASE_URL);
+
+  // Sign in through the screens once; later languages reuse the session and enter the MPIN.
+  const context = await browser.newContext({ viewport: { width: 360, height: HEIGHT } });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await page.getByLabel(en('auth.login.mobileLabel')).fill(RETAILER);
+  await page.getByRole('button', { name: en('auth.login.sendOtp') }).click();
+  await expect(page.getByRole('heading', { name: en('auth.otp.title') })).toBeVisible();
+  pendingOtp = await page.evaluate(() => sessionStorage.getItem('kisht.pendingOtp') ?? '');
+  await page.getByLabel(en('auth.otp.label')).fill(await latestOtp(page.request, `+91${RETAILER}`));
+  await page.getByRole('button', { name: en('auth.otp.verify') }).click();
+  const set = page.getByRole('heading', { name: en('auth.mpin.setTitle') });
+  await expect(set.or(page.getByRole('heading', { name: en('auth.mpin.enterTitle') }))).toBeVisible();
+  if (await set.isVisible()) {
+    await page.getByLabel(en('auth.mpin.newLabel')).fill(MPIN);
+    await page.getByLabel(en('auth.mpin.confirmLabel')).fill(MPIN);
+    await page.getByRole('button', { name: en('auth.mpin.save') }).click();
+  } else {
+    await page.getByLabel(en('auth.mpin.label'), { exact: true }).fill(MPIN);
+    await page.getByRole('button', { name: en('auth.mpin.verify') }).click();
+  }
+  await expect(page.getByRole('button', { name: en('nav.openMenu') })).toBeVisible();
+  signedIn = await context.storageState();
+  await context.close();
+});
+
+async function languageContext(browser: Browser, lng: Lng, storageState?: typeof signedIn): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: WIDTHS[0], height: HEIGHT }, ...(storageState ? { storageState } : {}) });
+  await context.addCookies([{ name: 'i18next', value: lng, url: BASE_URL }]);
+  return context;
+}
+
+// A step that cannot find its control fails within seconds instead of waiting for the whole test's time.
+test.use({ actionTimeout: 15_000 });
+
+/** All ten languages in one test (one set of data, no worker restart after a failure); LAYOUT_LANGS=en,tm narrows it. */
+const chosen = (process.env.LAYOUT_LANGS?.split(',') ?? LANGUAGES).filter((l): l is Lng => (LANGUAGES as readonly string[]).includes(l));
+
+test(`every screen fits a 320 and 360 px phone in ${chosen.join(' ')}`, async ({ browser }) => {
+  test.setTimeout(chosen.length * 120_000);
+  for (const lng of chosen) {
+    const screens = signedInScreens(data);
+    expect(screens.length).toBeGreaterThan(20);
+
+    // Signed out: the login and OTP screens (the OTP screen shows the request made in beforeAll).
+    const outside = await languageContext(browser, lng);
+    const guest = await outside.newPage();
+    const guestLoads = trackRequests(guest);
+    const guestCheck = new Checker(guest, lng);
+    await guest.goto('/login');
+    await expect(guest.locator('html')).toHaveAttribute('lang', /./);
+    if (await settle(guest, guestLoads)) await guestCheck.check('login');
+    else guestCheck.notReady('login');
+    await guest.evaluate((pending) => sessionStorage.setItem('kisht.pendingOtp', pending), pendingOtp);
+    await guest.goto('/otp');
+    await expect(guest.getByRole('heading', { name: text(lng, 'auth.otp.title') })).toBeVisible();
+    if (await settle(guest, guestLoads)) await guestCheck.check('otp');
+    else guestCheck.notReady('otp');
+    await outside.close();
+
+    // Signed in: the MPIN, then every screen.
+    const context = await languageContext(browser, lng, signedIn);
+    const page = await context.newPage();
+    const loads = trackRequests(page);
+    const checker = new Checker(page, lng);
+    await page.goto('/m-pin');
+    await expect(page.getByRole('heading', { name: text(lng, 'auth.mpin.enterTitle') })).toBeVisible();
+    if (await settle(page, loads)) await checker.check('m_pin');
+    else checker.notReady('m_pin');
+    await page.getByLabel(text(lng, 'auth.mpin.label'), { exact: true }).fill(MPIN);
+    await page.getByRole('button', { name: text(lng, 'auth.mpin.verify') }).click();
+    await expect(page.getByRole('button', { name: text(lng, 'nav.openMenu') })).toBeVisible();
+
+    for (const { name, path } of screens) {
+      await navigateInApp(page, path);
+      const label = `${name} ${path}`;
+      if (await settle(page, loads)) await checker.check(label);
+      else checker.notReady(label);
+    }
+
+    // States over a screen: the menu drawer, and a receipt with its toast after paying an instalment.
+    await navigateInApp(page, ROUTES.dashboard);
+    await settle(page, loads);
+    await page.getByRole('button', { name: text(lng, 'nav.openMenu') }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await settle(page, loads);
+    await checker.check('menu drawer');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toBeHidden();
+
+    await navigateInApp(page, `/view-emi-details/${data.latin}`);
+    await settle(page, loads);
+    await page.locator('table input[type=checkbox]:not(:disabled)').nth(1).check();
+    await page.getByRole('button', { name: text(lng, 'emi.paySelected') }).click();
+    await page.getByLabel(text(lng, 'emi.pay.method')).selectOption('upi');
+    await page.getByLabel(text(lng, 'emi.pay.reference')).fill(`UTR${lng.toUpperCase()}778899001122`);
+    await page.getByRole('button', { name: text(lng, 'emi.pay.confirm') }).click();
+    await expect(page.getByRole('heading', { name: text(lng, 'receipt.title'), exact: true })).toBeVisible();
+    await expect(page.locator('.toast')).toBeVisible();
+    await settle(page, loads);
+    await checker.check('receipt with toast');
+    await context.close();
+
+    const problems = [...guestCheck.problems, ...checker.problems];
+    allProblems.push(...problems);
+    const lines = problems.map((p) => `${p.lng} ${p.width}px ${p.screen}: ${p.kind} ${p.detail}`);
+    expect.soft(lines, `layout problems in ${lng}`).toEqual([]);
+  }
+});
+
+test.afterAll(() => {
+  const counts: Record<string, number> = {};
+  for (const p of allProblems) counts[p.kind] = (counts[p.kind] ?? 0) + 1;
+  console.log(`layout: ${allProblems.length} problems ${JSON.stringify(counts)}`);
+});
