@@ -15,6 +15,8 @@ describe('mobile numbers', () => {
     expect(isValidMobile('9876543210')).toBe(false);
   });
   it('masks all but the last four digits', () => {
-    expect(maskMobile('+919876543210')).toBe('*********3210');
+    expect(maskMobile('+919876543210')).toBe('+91******3210');
+    expect(maskMobile('9876543210')).toBe('******3210');
+    expect(maskMobile('12')).toBe('****');
   });
 });

@@ -16,7 +16,13 @@ export function isValidMobile(e164: string): boolean {
   return E164_INDIA.test(e164);
 }
 
-/** Shows only the last four digits, for logs and lists of other people's numbers. */
-export function maskMobile(e164: string): string {
-  return e164.length > 4 ? `${'*'.repeat(e164.length - 4)}${e164.slice(-4)}` : e164;
+/**
+ * A number as logs, audit rows and other people's screens may show it: the country code and the last four
+ * digits (+91******3210). Anything that is not a digit is dropped; four digits or fewer show nothing.
+ */
+export function maskMobile(mobile: string): string {
+  const digits = mobile.replace(/\D/g, '');
+  if (digits.length <= 4) return '****';
+  const country = mobile.startsWith('+') && digits.length > 10 ? digits.slice(0, -10) : '';
+  return `${country ? `+${country}` : ''}${'*'.repeat(digits.length - country.length - 4)}${digits.slice(-4)}`;
 }

@@ -15,15 +15,25 @@ import { createWebSocketStream } from 'ws';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CACHE_SECONDS } from '@kisht/domain/constants';
 import { EMM_AUTH_HEADER } from '@kisht/domain/emm-auth';
-import type { Config } from './config.ts';
+import { defaultClientId, type Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
+import { isDatabaseUnavailable } from './db/errors.ts';
 import { startBroker, type Broker } from './broker/broker.ts';
 import type { SmsProvider } from './providers/sms/sms-provider.ts';
 import { DevOutboxSmsProvider } from './providers/sms/dev-outbox.ts';
 import { WebhookSmsProvider } from './providers/sms/webhook.ts';
 import { registerErrorHandling } from './plugins/error-handler.ts';
 import security from './plugins/security.ts';
+import inputGuard from './plugins/input-guard.ts';
+import auditHook from './plugins/audit.ts';
+import { createAuditRepository } from './modules/audit/audit.repository.ts';
+import { createAuditService } from './modules/audit/audit.service.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { createNetworkRepository } from './modules/network/network.repository.ts';
+import { createNetworkService } from './modules/network/network.service.ts';
+import { createMemberImagesService } from './modules/network/member-images.service.ts';
+import { networkRoutes } from './modules/network/network.routes.ts';
 import { createUsersRepository, createSignupRepository } from './modules/users/users.repository.ts';
 import { createOtpRepository } from './modules/auth/otp.repository.ts';
 import { createSessionsRepository } from './modules/sessions/sessions.repository.ts';
@@ -31,6 +41,8 @@ import { createSessionsService } from './modules/sessions/sessions.service.ts';
 import { createOrgRepository } from './modules/config/org.repository.ts';
 import { createEmmSeenRepository } from './modules/security/emm-seen.repository.ts';
 import { createSmsOutboxRepository } from './modules/dev/sms-outbox.repository.ts';
+import { createSmsQueueRepository } from './modules/sms-queue/sms-queue.repository.ts';
+import { createSmsQueue } from './modules/sms-queue/sms-queue.worker.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createSignupsService } from './modules/users/signups.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -54,13 +66,17 @@ import { createDashboardRepository } from './modules/dashboard/dashboard.reposit
 import { createDevicesRepository } from './modules/devices/devices.repository.ts';
 import { createDevicesService } from './modules/devices/devices.service.ts';
 import { devicesRoutes } from './modules/devices/devices.routes.ts';
-import { commandTopic, eventTopic } from '@kisht/protocol/topics';
+import { commandTopic } from '@kisht/protocol/topics';
 import { createDevicePolicies } from './modules/devices/device-policies.ts';
 import { startRepeating, withTimeout } from './shared/repeat.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { createDuesRepository } from './modules/dues/dues.repository.ts';
 import { createDuesService, startDuesScheduler } from './modules/dues/dues.service.ts';
 import { createDocumentsService } from './modules/documents/documents.service.ts';
+import { createEventsRepository } from './modules/events/events.repository.ts';
+import { createLocalBus, createPostgresBus } from './modules/events/events.bus.ts';
+import { createEventHub } from './modules/events/events.hub.ts';
+import eventsRoutes from './modules/events/events.routes.ts';
 import { documentsRoutes } from './modules/documents/documents.routes.ts';
 import { deriveKey, operatorKey } from './secret.ts';
 import { createAppleProvider } from './providers/apple/apple-provider.ts';
@@ -80,18 +96,23 @@ export interface AppDeps {
 }
 
 export async function buildApp(config: Config, deps: AppDeps) {
-  const db = deps.db ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+  const db = deps.db ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.paths.pglite }));
   await migrate(db);
   const broker =
     deps.broker ??
     (await startBroker({
       url: config.MQTT_URL, username: config.MQTT_USERNAME, password: config.MQTT_PASSWORD,
-      port: config.MQTT_PORT, host: config.MQTT_HOST, secret: deps.secret, deviceAuth: config.MQTT_DEVICE_AUTH,
-      // A stable id (MQTT_CLIENT_ID) lets an external broker keep the server's session across restarts.
-      clientId: config.MQTT_CLIENT_ID ?? `kisht-api-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
+      port: config.MQTT_PORT, host: config.MQTT_HOST, secret: deps.secret, deviceAuth: config.MQTT_DEVICE_AUTH, sharedGroup: config.MQTT_SHARED_GROUP,
+      reportConnections: config.MQTT_REPORT_CONNECTIONS,
+      // A report that failed because the database is away is tried again until it is taken.
+      retryable: isDatabaseUnavailable, log: (message, error) => app.log.warn({ err: error }, message),
+      // A stable id lets an external broker keep the server's session across restarts (see defaultClientId).
+      clientId: config.MQTT_CLIENT_ID ?? defaultClientId(config),
     }));
   const outbox = config.SMS_PROVIDER === 'dev-outbox' ? new DevOutboxSmsProvider(createSmsOutboxRepository(db)) : null;
   const sms: SmsProvider = deps.sms ?? outbox ?? new WebhookSmsProvider(config.SMS_WEBHOOK_URL!, config.SMS_WEBHOOK_TOKEN);
+  // Requests only queue their messages; this worker sends them, and SMS_QUEUE_SECONDS retries what failed.
+  const smsQueue = createSmsQueue({ repository: createSmsQueueRepository(db), provider: sms, log: (message, error) => app.log.warn({ err: error }, message) });
 
   const app = Fastify({
     logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL, redact: ['req.headers.authorization', `req.headers["${EMM_AUTH_HEADER}"]`] },
@@ -103,18 +124,33 @@ export async function buildApp(config: Config, deps: AppDeps) {
   const users = createUsersRepository(db);
   const signups = createSignupRepository(db);
   const otps = createOtpRepository(db);
-  const sessions = createSessionsRepository(db);
+  const sessions = createSessionsRepository(db, { cacheMs: config.limits.sessionCacheMs });
   const orgs = createOrgRepository(db);
   const catalogue = createCatalogueRepository(db);
   const customersRepository = createCustomersRepository(db);
+  // Server events (decision 009): changes reach every node's open streams, over LISTEN/NOTIFY on PostgreSQL.
+  const eventsRepository = createEventsRepository(db);
+  const eventsLog = (message: string, error?: unknown) => app.log.warn({ err: error }, message);
+  const bus = config.DATABASE_URL ? createPostgresBus({ connectionString: config.DATABASE_URL, notify: eventsRepository.notify, log: eventsLog }) : createLocalBus();
+  const events = createEventHub({ bus, events: eventsRepository, customers: customersRepository, log: eventsLog });
+  // Cached sessions follow what ends them on any node: a user's sessions ended, or switches or a block changed
+  // (they apply to a whole subtree, so every cached session is read again; keys and details leave them be).
+  bus.subscribe((message) => {
+    if (message.type === 'sessions') sessions.forgetUser(message.user_id);
+    else if (message.type === 'network' && message.access) sessions.forgetAll();
+  });
   const ledger = createEmiRepository(db);
-  const customers = createCustomersService({ db, ledger, customers: customersRepository, licenses: createLicensesRepository(db), catalogue });
+  const fileStore = createFileStore(config.UPLOAD_DIR);
+  const customers = createCustomersService({
+    db, ledger, customers: customersRepository, licenses: createLicensesRepository(db), catalogue, notify: events.notify, removeFile: fileStore.remove,
+  });
   const tokenKey = deriveKey(deps.secret, 'access-token');
   const appOrg = await orgs.findById(config.APP_ORG_ID);
   if (!appOrg) throw new Error(`APP_ORG_ID ${config.APP_ORG_ID} is not an organisation in the database`);
   const auth = createAuthService({
-    db, users, otps, sessions, sms, limits: config.limits,
+    db, users, otps, sessions, sms: smsQueue, limits: config.limits,
     otpKey: deriveKey(deps.secret, 'otp'), tokenKey, sessionTtlDays: config.SESSION_TTL_DAYS, appName: appOrg.name,
+    orgName: async (orgId) => (await orgs.findById(orgId ?? config.APP_ORG_ID))?.name,
   });
 
   await app.register(swagger, {
@@ -131,9 +167,10 @@ export async function buildApp(config: Config, deps: AppDeps) {
     },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
-  app.get('/api/openapi.json', { config: { public: true, skipEmm: true }, schema: { hide: true } }, async () => app.swagger());
+  app.get('/api/openapi.json', { config: { public: true, skipEmm: true, callers: ['public'], scope: 'none' }, schema: { hide: true } }, async () => app.swagger());
 
   registerErrorHandling(app, { consoleIndex: path.join(config.CONSOLE_DIST, 'index.html') });
+  await app.register(inputGuard);
   await app.register(security, {
     emmSeen: createEmmSeenRepository(db), sessions, tokenKey, emm: config.EMM_AUTH, appOrgId: config.APP_ORG_ID,
     emmWindowMs: config.limits.emmWindowMs, sessionTouchSeconds: config.limits.sessionTouchSeconds,
@@ -142,12 +179,30 @@ export async function buildApp(config: Config, deps: AppDeps) {
   if (broker.handleWebSocket) {
     await app.register(websocket);
     const handle = broker.handleWebSocket;
-    app.get('/mqtt', { websocket: true, config: { public: true, skipEmm: true }, schema: { hide: true } }, (socket, request) => {
+    app.get('/mqtt', { websocket: true, config: { public: true, skipEmm: true, callers: ['device'], scope: 'own' }, schema: { hide: true } }, (socket, request) => {
       handle(createWebSocketStream(socket), request.raw);
     });
   }
 
-  await app.register(healthRoutes, { db, broker, version: VERSION });
+  // After the security hooks (the row names the caller they found), before any route.
+  const networkRepository = createNetworkRepository(db);
+  const audit = createAuditService({
+    audit: createAuditRepository(db),
+    async memberBelow(callerId, userId) {
+      const me = await networkRepository.node(callerId);
+      return (me && (await networkRepository.nodeUnder(me.path, userId))) ?? null;
+    },
+  });
+  await app.register(auditHook, { audit });
+  await app.register(auditRoutes, { audit });
+  // Uploads (customer documents, retailer images): route plugins registered after this can read multipart bodies.
+  await app.register(multipart);
+  await app.register(networkRoutes, {
+    network: createNetworkService({ db, users, network: networkRepository, notify: events.notify, sessionsEnded: events.sessionsEnded }),
+    images: createMemberImagesService({ network: networkRepository, files: fileStore, notify: events.notify }),
+  });
+  await app.register(eventsRoutes, { hub: events });
+  await app.register(healthRoutes, { db, broker, version: VERSION, operatorKey: operatorKey(deps.secret) });
   await app.register(authRoutes, { auth, signups: createSignupsService({ db, users, signups, appOrgId: config.APP_ORG_ID }) });
   await app.register(sessionsRoutes, { sessions: createSessionsService(sessions) });
   await app.register(configRoutes, { orgs, appOrgId: config.APP_ORG_ID });
@@ -162,7 +217,8 @@ export async function buildApp(config: Config, deps: AppDeps) {
     db, devices: devicesRepository, customers, customerRows: customersRepository, auth, ...(broker.accounts ? { accounts: broker.accounts } : {}),
     agent: {
       publicUrl,
-      mqttUrl: config.MQTT_PUBLIC_URL ?? config.MQTT_URL ?? broker.status().url.replace('0.0.0.0', new URL(publicUrl).hostname),
+      // The embedded broker listens on IPv4; "localhost" may resolve to ::1 first, so a local phone is told 127.0.0.1.
+      mqttUrl: config.MQTT_PUBLIC_URL ?? config.MQTT_URL ?? broker.status().url.replace('0.0.0.0', new URL(publicUrl).hostname.replace(/^localhost$/, '127.0.0.1')),
       component: config.AGENT_COMPONENT,
       apkUrl: config.AGENT_APK_URL ?? `${publicUrl}/agent/kisht-agent.apk`,
       apkChecksum: config.AGENT_APK_CHECKSUM,
@@ -177,12 +233,10 @@ export async function buildApp(config: Config, deps: AppDeps) {
       await withTimeout(broker.client.publishAsync(commandTopic(device.id), sealed, { qos: 1 }), 10_000, 'the broker did not acknowledge the command');
     },
     log: warn,
+    notify: events.notify,
   });
-  // Phones report on their own event topics; one shared subscription carries them to the service.
-  await broker.client.subscribeAsync(eventTopic('+'), { qos: 1 });
-  broker.client.on('message', (topic, payload) => {
-    devicesService.onDeviceEvent(topic, payload.toString()).catch((error: unknown) => app.log.error({ err: error }, 'device event failed'));
-  });
+  // Phones' reports: each is acknowledged only after the service has recorded it (see broker.ts).
+  await broker.onDeviceEvent((topic, payload) => devicesService.onDeviceEvent(topic, payload.toString()));
   await app.register(devicesRoutes, { devices: devicesService });
   apple.attach(devicesService.channel);
   await app.register(appleRoutes, { apple, devices: devicesService });
@@ -199,25 +253,26 @@ export async function buildApp(config: Config, deps: AppDeps) {
     await policies.unlockPaid();
   };
   const stopDeviceWork = config.DEVICE_SWEEP_SECONDS > 0 ? startRepeating(deviceWork, config.DEVICE_SWEEP_SECONDS * 1000, (error) => app.log.error({ err: error }, 'device sweep failed')) : () => undefined;
-  await app.register(multipart);
   await app.register(documentsRoutes, {
-    documents: createDocumentsService({ customers, repository: customersRepository, orgs, files: createFileStore(config.UPLOAD_DIR) }),
+    documents: createDocumentsService({ customers, repository: customersRepository, orgs, files: fileStore }),
   });
   await app.register(emiRoutes, {
     emi: createEmiService({
-      db, emi: ledger, customers, customerRows: customersRepository, users, orgs,
+      db, emi: ledger, customers, customerRows: customersRepository, users, orgs, notify: events.notify,
       deliverAlert: async (caller, customerId, message, alertId) => (await devicesService.emiAlert(caller, customerId, message, alertId)).state,
     }),
   });
   await app.register(localesRoutes, { cacheSeconds: CACHE_SECONDS.query });
   if (outbox) await app.register(devRoutes, { outbox: outbox.outbox });
-  await app.register(operatorRoutes, { db, operatorKey: operatorKey(deps.secret) });
+  await app.register(operatorRoutes, { db, operatorKey: operatorKey(deps.secret), changed: () => sessions.forgetAll() });
 
   if (existsSync(config.CONSOLE_DIST)) {
     await app.register(fastifyStatic, {
       root: config.CONSOLE_DIST,
       wildcard: false,
       index: false,
+      // The build writes Brotli and gzip copies of its hashed assets (console/scripts/precompress.mjs): sent as they are.
+      preCompressed: true,
       setHeaders(res, filePath) {
         const name = path.basename(filePath);
         if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
@@ -226,19 +281,24 @@ export async function buildApp(config: Config, deps: AppDeps) {
     });
   }
 
-  const dues = createDuesService({ db, dues: createDuesRepository(db), log: (message, stats) => app.log.info(stats, message) });
+  const dues = createDuesService({ db, dues: createDuesRepository(db), log: (message, stats) => app.log.info(stats, message), notify: events.notify });
   // 0 switches the scheduler off (tests drive the run themselves).
   const stopDues = config.DUES_CHECK_SECONDS > 0 ? startDuesScheduler(dues, config.DUES_CHECK_SECONDS * 1000, (error) => app.log.error({ err: error }, 'dues run failed')) : () => undefined;
+
+  if (config.SMS_QUEUE_SECONDS > 0) smsQueue.start(config.SMS_QUEUE_SECONDS * 1000);
 
   async function close() {
     stopDues();
     stopDeviceWork();
+    // Open streams end first: the server waits for no connection that never finishes on its own.
+    await events.close();
+    await smsQueue.stop();
     apple.close();
     await app.close();
     await broker.close();
     if (!deps.db) await db.close();
   }
 
-  return { app, db, broker, close, services: { auth, users, signups, sessions, orgs, customers, dues, devices: devicesService, policies, deviceWork } };
+  return { app, db, broker, close, services: { events, auth, smsQueue, users, signups, sessions, orgs, customers, dues, devices: devicesService, policies, deviceWork } };
 }
 export type BuiltApp = Awaited<ReturnType<typeof buildApp>>;

@@ -7,34 +7,52 @@
  *                                    bulk_retailer) or lock access (lock, unlock, read, uninstall) switches
  *   feature <org_id> <switch> on|off witness_signature, payment_gateway or outstanding_amount
  *   dues [<org_id>] [YYYY-MM-DD]     run the daily dues run now (one organisation and day: run it again)
- * Uses the server's configuration. On PostgreSQL it connects directly; on PGlite, when the server is
- * running it asks the server (PGlite allows one process), otherwise it opens the data folder itself.
+ *   audit [--from D] [--to D] [--org N]  the audit log as CSV on stdout (India dates, both included)
+ * Uses the server's configuration, from any folder (a relative DATA_DIR is taken from the repository root, like
+ * the server does). On PostgreSQL it connects directly; on PGlite, when the server is running it asks the
+ * server (PGlite allows one process), otherwise it opens the data folder itself and says so on stderr. It
+ * never creates a database: a data folder without one is an error naming the folder.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
-import { operatorKey, resolveSecret } from './secret.ts';
+import { operatorKey, readSecret } from './secret.ts';
 import { readRunningServer } from './server-lock.ts';
 import { runOperatorCommand } from './modules/operator/operator.service.ts';
+
+/** A refusal worth one clear line, not a stack trace. */
+class CliError extends Error {}
 
 async function main(): Promise<number> {
   const config = loadConfig();
   const args = process.argv.slice(2);
-  const running = config.DATABASE_URL ? null : readRunningServer(config.DATA_DIR);
+  const pglite = config.paths.pglite;
+  if (!config.DATABASE_URL && pglite === 'memory://') throw new CliError('DATA_DIR is memory://: a throwaway database belongs to the server that made it; the operator commands cannot reach it.');
+  const running = config.DATABASE_URL ? null : readRunningServer(pglite);
   if (running) {
+    const secret = readSecret(config);
+    if (!secret) throw new CliError(`a server (pid ${running.pid}) runs on ${pglite}, but there is no app secret to talk to it (set APP_SECRET as the server has it).`);
     const res = await fetch(`http://127.0.0.1:${running.port}/api/operator/run`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-operator-key': operatorKey(resolveSecret(config)) },
+      headers: { 'content-type': 'application/json', 'x-operator-key': operatorKey(secret) },
       body: JSON.stringify({ args }),
+    }).catch((error: unknown) => {
+      throw new CliError(`the server (pid ${running.pid}) holding ${pglite} does not answer on port ${running.port}: ${(error as Error).message}`);
     });
-    if (!res.ok) throw new Error(`the running server (pid ${running.pid}) refused the command: HTTP ${res.status}`);
+    if (!res.ok) throw new CliError(`the running server (pid ${running.pid}) refused the command: HTTP ${res.status}${res.status === 404 ? ' (the operator key does not match: the server was started with another APP_SECRET)' : ''}`);
     const reply = (await res.json()) as { code: number; lines: string[] };
     for (const line of reply.lines) console.log(line);
     return reply.code;
   }
-  if (!config.DATABASE_URL && config.DATA_DIR !== 'memory://') mkdirSync(config.DATA_DIR, { recursive: true });
-  const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  if (!config.DATABASE_URL) {
+    if (!existsSync(path.join(pglite, 'PG_VERSION'))) {
+      throw new CliError(`no database in ${pglite} and no server running on it. Start the server first (npm start), or set DATA_DIR to the data folder the server uses.`);
+    }
+    console.error(`(no server is running on ${pglite}: opened that database directly)`);
+  }
+  const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: pglite });
   try {
     await migrate(db);
     return await runOperatorCommand(db, args);
@@ -46,6 +64,6 @@ async function main(): Promise<number> {
 main()
   .then((code) => process.exit(code))
   .catch((error: unknown) => {
-    console.error(error instanceof ConfigError ? error.message : error);
+    console.error(error instanceof ConfigError ? error.message : error instanceof CliError ? `kisht operator: ${error.message}` : error);
     process.exit(1);
   });

@@ -1,9 +1,45 @@
 /** Configuration, parsed once at boot from the environment. A bad variable stops the process with the full list. */
+import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { z } from 'zod';
 
 export const REPO_ROOT = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+
+/** SHA-256 of nothing in base64url: the development placeholder for the agent APK's checksum. */
+export const EMPTY_FILE_CHECKSUM = '47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU';
+
+/** Where the server keeps its files. Without DATABASE_URL the database lives here too. */
+export interface DataPaths {
+  /** The data folder, absolute (a relative DATA_DIR is taken from the repository root), or `memory://`. */
+  root: string;
+  /** PGlite's folder, or `memory://`. */
+  pglite: string;
+  /** The app secret generated when APP_SECRET is unset; null for a throwaway database (a fresh secret each start). */
+  secretFile: string | null;
+  /** Customer photos, signatures and invoices, unless UPLOAD_DIR says otherwise. */
+  uploads: string;
+  /** The demo phones' saved state; null: kept in memory. */
+  demoPhones: string | null;
+  /** DATA_DIR names a PGlite folder itself (the layout before DATA_DIR held everything): it keeps working as it did. */
+  legacy: boolean;
+}
+
+/**
+ * The layout under DATA_DIR: `pglite/`, `secret`, `uploads/`, `demo-phones/` (and `pglite.server.json` while a
+ * server runs). A DATA_DIR that is itself a PGlite folder (it holds PG_VERSION) is an install from before: its
+ * database stays where it is and the secret and uploads stay in the repository's `.data`, as they were.
+ */
+export function dataPaths(dataDir: string): DataPaths {
+  const repoData = path.join(REPO_ROOT, '.data');
+  if (dataDir === 'memory://') return { root: dataDir, pglite: dataDir, secretFile: null, uploads: path.join(repoData, 'uploads'), demoPhones: null, legacy: false };
+  const root = path.resolve(REPO_ROOT, dataDir);
+  if (existsSync(path.join(root, 'PG_VERSION'))) {
+    return { root, pglite: root, secretFile: path.join(repoData, 'secret'), uploads: path.join(repoData, 'uploads'), demoPhones: path.join(path.dirname(root), 'demo-phones'), legacy: true };
+  }
+  return { root, pglite: path.join(root, 'pglite'), secretFile: path.join(root, 'secret'), uploads: path.join(root, 'uploads'), demoPhones: path.join(root, 'demo-phones'), legacy: false };
+}
 
 const flag = z
   .enum(['true', 'false', '1', '0'])
@@ -21,8 +57,16 @@ const schema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
       .optional(),
-    DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, '.data', 'pglite')),
-    UPLOAD_DIR: z.string().min(1).default(path.join(REPO_ROOT, '.data', 'uploads')),
+    /** The data folder (see dataPaths); `memory://` for a throwaway database. */
+    DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, '.data')),
+    /** Overrides the data folder's `uploads/`. */
+    UPLOAD_DIR: z.string().min(1).optional(),
+    /** Where new PGlite data folders are copied from (a prepared, migrated one, made once per migration set); `off`: initdb each time. */
+    PGLITE_TEMPLATE_DIR: z
+      .string()
+      .min(1)
+      .default(path.join(REPO_ROOT, 'node_modules', '.cache', 'kisht'))
+      .transform((dir) => (dir === 'off' ? dir : path.resolve(REPO_ROOT, dir))),
     MQTT_URL: z
       .string()
       .regex(/^(mqtts?|wss?):\/\//, 'must be an mqtt://, mqtts://, ws:// or wss:// URL')
@@ -33,7 +77,14 @@ const schema = z
     MQTT_DEVICE_AUTH: z.enum(['none', 'dynsec']).default('none'),
     /** The server's MQTT client id; set one per node with an external broker so its session survives restarts. */
     MQTT_CLIENT_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/).optional(),
+    /** With MQTT_URL and several API nodes: one shared-subscription group name, so each phone report is handled by one node. */
+    MQTT_SHARED_GROUP: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/).optional(),
+    /** With MQTT_URL: connections this node takes phone reports over, that many at once (16). Keep it fixed per node. */
+    MQTT_REPORT_CONNECTIONS: z.coerce.number().int().min(1).max(64).optional(),
     MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1884),
+    /** OTP messages sent per mobile number, and per client address, in an hour (shops behind one carrier NAT share an address). */
+    OTP_SENDS_PER_MOBILE_PER_HOUR: z.coerce.number().int().min(1).max(1000).optional(),
+    OTP_SENDS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(100_000).optional(),
     /** The broker URL given to phones at enrolment (default: the embedded broker on this host, or MQTT_URL). */
     MQTT_PUBLIC_URL: z.string().regex(/^(mqtts?|wss?):\/\/.+/, 'must be an mqtt://, mqtts://, ws:// or wss:// URL').optional(),
     /** How often the device sweeper republishes unpublished commands, expires old ones and runs due schedules (0: off). */
@@ -47,10 +98,16 @@ const schema = z
     SMS_WEBHOOK_URL: z.url().optional(),
     SMS_WEBHOOK_TOKEN: z.string().optional(),
     SEED_DEMO: flag.optional(),
+    /** The demo shop (customers, schedules, payments); unset: on for a new development database in a folder. */
+    DEMO_SHOP: flag.optional(),
+    /** Virtual phones of the demo shop running inside the server (0: none); unset: 5 with the demo shop. */
+    DEMO_PHONES: z.coerce.number().int().min(0).max(20).optional(),
     AGENT_COMPONENT: z.string().min(3).default('in.kisht.agent/.AdminReceiver'),
     AGENT_APK_URL: z.url().optional(),
-    AGENT_APK_CHECKSUM: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be the APK signature SHA-256 in base64url').default('47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU'),
+    AGENT_APK_CHECKSUM: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be the APK signature SHA-256 in base64url').default(EMPTY_FILE_CHECKSUM),
     DUES_CHECK_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+    /** How often each node retries due SMS, takes back stuck claims and forgets old messages (0: off; new messages still go out at once). */
+    SMS_QUEUE_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
     CONSOLE_DIST: z.string().default(path.join(REPO_ROOT, 'packages', 'console', 'dist')),
     /** Apple MDM: the push certificate's topic (com.apple.mgmt.External.<uuid>); unset, the Apple MDM routes answer FEATURE_OFF. */
     APPLE_MDM_TOPIC: z.string().regex(/^com\.apple\.mgmt\.[A-Za-z0-9._-]+$/, 'must be the MDM push topic (com.apple.mgmt....)').optional(),
@@ -87,6 +144,16 @@ function crossCheck(raw: Record<string, string>): string[] {
     if (!raw.APP_SECRET) problems.push('APP_SECRET: is required in production');
     if ((raw.SMS_PROVIDER ?? 'dev-outbox') === 'dev-outbox') problems.push('SMS_PROVIDER: dev-outbox is not allowed in production');
     if (raw.EMM_AUTH === 'off') problems.push('EMM_AUTH: cannot be off in production');
+    // A phone scanning the EMM QR downloads the Android agent from AGENT_APK_URL and checks it against the checksum.
+    if (!raw.AGENT_APK_URL) problems.push('AGENT_APK_URL: is required in production (where phones download the Android agent APK named in the EMM QR)');
+    if ((raw.AGENT_APK_CHECKSUM ?? EMPTY_FILE_CHECKSUM) === EMPTY_FILE_CHECKSUM) {
+      problems.push("AGENT_APK_CHECKSUM: is the hash of an empty file (the development placeholder); set the SHA-256 of the agent APK's signing certificate, in base64url");
+    }
+    if (raw.DEMO_SHOP === 'true' || raw.DEMO_SHOP === '1') problems.push('DEMO_SHOP: the demo shop is for development; not allowed in production');
+    if (raw.DEMO_PHONES && raw.DEMO_PHONES !== '0') problems.push('DEMO_PHONES: virtual phones are for development; set 0 or leave unset in production');
+    if (raw.MQTT_URL && !raw.MQTT_CLIENT_ID) {
+      problems.push("MQTT_CLIENT_ID: is required in production with MQTT_URL (one stable id per node keeps the server's broker session, and the phone reports queued in it, across restarts)");
+    }
   }
   if (raw.SMS_PROVIDER === 'webhook' && !raw.SMS_WEBHOOK_URL) problems.push('SMS_WEBHOOK_URL: is required when SMS_PROVIDER=webhook');
   const dep = ['APPLE_DEP_CONSUMER_KEY', 'APPLE_DEP_CONSUMER_SECRET', 'APPLE_DEP_ACCESS_TOKEN', 'APPLE_DEP_ACCESS_SECRET'];
@@ -110,6 +177,12 @@ export interface Limits {
   mpinMaxAttempts: number;
   emmWindowMs: number;
   sessionTouchSeconds: number;
+  /**
+   * How long a live session is trusted without reading it again (per node). Ending a session, blocking a member
+   * or changing a switch clears it at once on every node through the event bus; this only bounds what a missed
+   * bus message (a node's listener reconnecting) can leave.
+   */
+  sessionCacheMs: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -122,10 +195,21 @@ export const DEFAULT_LIMITS: Limits = {
   mpinMaxAttempts: 5,
   emmWindowMs: 60_000,
   sessionTouchSeconds: 60,
+  sessionCacheMs: 5000,
 };
 
-export interface Config extends Env {
+export interface Config extends Omit<Env, 'UPLOAD_DIR'> {
+  UPLOAD_DIR: string;
+  /** Where the server's files are (from DATA_DIR). */
+  paths: DataPaths;
   seedDemo: boolean;
+  /**
+   * The demo shop: `always` (DEMO_SHOP=true), `never`, or `if-new`: on a database the demo retailers were just
+   * added to (or that has the shop already), the development default on PGlite in a folder.
+   */
+  demoShop: 'always' | 'if-new' | 'never';
+  /** Virtual phones for the demo shop's customers, started inside the server. */
+  demoPhones: number;
   limits: Limits;
 }
 
@@ -145,5 +229,29 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   ];
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const env = parsed.data;
-  return { ...env, seedDemo: env.SEED_DEMO ?? env.APP_ENV === 'development', limits: { ...DEFAULT_LIMITS, ...limits } };
+  const paths = dataPaths(env.DATA_DIR);
+  const seedDemo = env.SEED_DEMO ?? env.APP_ENV === 'development';
+  const embeddedOnDisk = !env.DATABASE_URL && paths.root !== 'memory://';
+  const demoShop = env.DEMO_SHOP === true ? 'always' : env.DEMO_SHOP === false || !seedDemo || env.APP_ENV !== 'development' || !embeddedOnDisk ? 'never' : 'if-new';
+  if (demoShop === 'always' && !seedDemo) throw new ConfigError(['DEMO_SHOP: needs the demo retailers (SEED_DEMO)']);
+  return {
+    ...env, UPLOAD_DIR: env.UPLOAD_DIR ? path.resolve(REPO_ROOT, env.UPLOAD_DIR) : paths.uploads, paths, seedDemo, demoShop,
+    demoPhones: demoShop === 'never' ? 0 : env.DEMO_PHONES ?? 5, limits: {
+      ...DEFAULT_LIMITS,
+      ...(env.OTP_SENDS_PER_MOBILE_PER_HOUR ? { otpSendsPerMobilePerHour: env.OTP_SENDS_PER_MOBILE_PER_HOUR } : {}),
+      ...(env.OTP_SENDS_PER_IP_PER_HOUR ? { otpSendsPerIpPerHour: env.OTP_SENDS_PER_IP_PER_HOUR } : {}),
+      ...limits,
+    },
+  };
+}
+
+/**
+ * The server's MQTT client id when MQTT_CLIENT_ID is not set: the host name and port, stable across restarts of
+ * the same node, so an external broker's kept session (and the reports queued in it) is taken over instead of
+ * left behind. Tests run many servers on one host at once: each gets its own.
+ */
+export function defaultClientId(config: Pick<Config, 'APP_ENV' | 'PORT'>, host = hostname()): string {
+  if (config.APP_ENV === 'test') return `kisht-api-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const name = host.toLowerCase().replace(/[^a-z0-9_.-]+/g, '-').slice(0, 40) || 'node';
+  return `kisht-api-${name}-${config.PORT}`;
 }

@@ -1,5 +1,5 @@
 /** Every error the API answers with: a stable code (also the console's translation key) and an HTTP status. */
-import type { ErrorCode } from './contract/envelope.ts';
+import type { ErrorCode } from '@kisht/contract/envelope';
 import { HTTP_SESSION_INVALID } from '@kisht/domain/constants';
 import { translate, type ValidationRule } from './shared/messages.ts';
 
@@ -34,6 +34,10 @@ const STATUS: Record<ErrorCode, number> = {
   ALREADY_REVERSED: 409,
   FEATURE_OFF: 403,
   UNSUPPORTED_FILE: 415,
+  /** Starts like a JPEG or PNG but does not decode as one (a disguised or broken file). */
+  IMAGE_INVALID: 400,
+  /** Declares more pixels than an upload may have (a decompression bomb, or a huge scan). */
+  IMAGE_TOO_LARGE: 400,
   ENROLMENT_INVALID: 400,
   ACTION_NOT_ALLOWED: 409,
   DEVICE_NOT_ENROLLED: 409,
@@ -44,6 +48,16 @@ const STATUS: Record<ErrorCode, number> = {
   VENDOR_FAILED: 502,
   ACTIVATION_LOCK_NO_CODE: 409,
   AMAPI_NOT_LINKED: 409,
+  MOBILE_TAKEN: 409,
+  NOT_ENOUGH_KEYS: 409,
+  ACCESS_NOT_HELD: 403,
+  TRANSFER_ID_REUSED: 409,
+  /** An enrolment whose phone enrolled, or on which something was paid or charged, cannot be cancelled. */
+  ENROLMENT_STARTED: 409,
+  /** A payment QR image with no readable QR code, or one that is not a UPI payment link. */
+  QR_NOT_UPI: 400,
+  /** The database (or another service the request needs) is unreachable for now; Retry-After says when to try again. */
+  SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,
 };
 

@@ -1,18 +1,25 @@
 /** A note beside the PGlite data folder saying which server process holds it, for the operator CLI. */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 
-const lockPath = (dataDir: string) => `${dataDir.replace(/\/+$/, '')}.server.json`;
+export interface ServerNote {
+  pid: number;
+  port: number;
+  /** The data folder the server was started with (absent in notes of older servers). */
+  dataDir?: string;
+}
 
-export function writeServerLock(dataDir: string, port: number): () => void {
-  const file = lockPath(dataDir);
-  writeFileSync(file, JSON.stringify({ pid: process.pid, port }));
+const lockPath = (pgliteDir: string) => `${pgliteDir.replace(/\/+$/, '')}.server.json`;
+
+export function writeServerLock(pgliteDir: string, port: number, dataDir: string): () => void {
+  const file = lockPath(pgliteDir);
+  writeFileSync(file, JSON.stringify({ pid: process.pid, port, dataDir } satisfies ServerNote));
   return () => rmSync(file, { force: true });
 }
 
 /** The running server holding the folder, or null (no note, or its process is gone). */
-export function readRunningServer(dataDir: string): { pid: number; port: number } | null {
+export function readRunningServer(pgliteDir: string): ServerNote | null {
   try {
-    const note = JSON.parse(readFileSync(lockPath(dataDir), 'utf8')) as { pid: number; port: number };
+    const note = JSON.parse(readFileSync(lockPath(pgliteDir), 'utf8')) as ServerNote;
     process.kill(note.pid, 0);
     return note;
   } catch {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LOCK_ACCESS, DEFAULT_USER_ACCESS, LANGUAGES } from '@kisht/domain/constants';
 import { startTestApp, RAVI, SUNITA, MEENA, type TestApp } from './harness.ts';
 import { runOperatorCommand } from '../src/modules/operator/operator.service.ts';
+import { defaultClientId } from '../src/config.ts';
 import { requireAccess } from '../src/plugins/access.ts';
 
 let t: TestApp;
@@ -51,7 +52,7 @@ describe('access switches', () => {
   it('are enforced by the server with 403, not only hidden in the console', async () => {
     // A gated route as later features declare it, registered on a second server of the same build.
     const gated = await startTestApp();
-    gated.app.post('/api/test/gated-lock', { preHandler: requireAccess({ userAccess: ['lock_unlock'], lockAccess: ['lock'] }), schema: { hide: true } }, async () => ({ success: true, message: 'ok', data: {} }));
+    gated.app.post('/api/test/gated-lock', { config: { callers: ['retailer', 'miniretailer'], scope: 'account' }, preHandler: requireAccess({ userAccess: ['lock_unlock'], lockAccess: ['lock'] }), schema: { hide: true } }, async () => ({ success: true, message: 'ok', data: {} }));
     const ravi = await gated.signIn(RAVI);
     expect((await gated.post('/api/test/gated-lock', {}, { token: ravi.token })).statusCode).toBe(200);
     await runOperatorCommand(gated.db, ['access', RAVI, 'lock=0'], quiet);
@@ -166,5 +167,18 @@ describe('white-label for a signed-in retailer of another organisation', () => {
     const res = await t.get('/api/organizations/get_org_app_config', { token: meena.token });
     expect(res.json().data).toMatchObject({ org_id: 46, short_name: 'zen-lock', main_layout: 'drawer' });
     expect((await t.get('/api/organizations/get_org_app_config')).json().data.org_id).toBe(23);
+  });
+});
+
+describe('the default MQTT client id', () => {
+  it('is the same on every start of a node (host name and port), so the broker session it left is taken over', () => {
+    const id = defaultClientId({ APP_ENV: 'production', PORT: 8080 }, 'API Node #1.example');
+    expect(id).toBe('kisht-api-api-node-1.example-8080');
+    expect(defaultClientId({ APP_ENV: 'development', PORT: 8080 }, 'API Node #1.example')).toBe(id);
+    expect(defaultClientId({ APP_ENV: 'production', PORT: 8081 }, 'API Node #1.example')).not.toBe(id);
+    expect(id).toMatch(/^[A-Za-z0-9_.-]{1,64}$/);
+  });
+  it('differs for each server in tests, which start many on one host at once', () => {
+    expect(defaultClientId({ APP_ENV: 'test', PORT: 8080 }, 'ci')).not.toBe(defaultClientId({ APP_ENV: 'test', PORT: 8080 }, 'ci'));
   });
 });

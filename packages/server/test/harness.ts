@@ -78,13 +78,16 @@ export async function startTestApp(options: TestAppOptions = {}) {
       DATA_DIR: 'memory://',
       MQTT_PORT: '0',
       MQTT_HOST: '127.0.0.1',
-      ...(process.env.TEST_MQTT_URL ? { MQTT_URL: process.env.TEST_MQTT_URL } : {}),
+      // Two report connections: several at once, without leaving many sessions on the machine's broker.
+      ...(process.env.TEST_MQTT_URL ? { MQTT_URL: process.env.TEST_MQTT_URL, MQTT_REPORT_CONNECTIONS: '2' } : {}),
       CONSOLE_DIST: '/nonexistent',
       DUES_CHECK_SECONDS: '0',
       DEVICE_SWEEP_SECONDS: '0',
       ...options.env,
     },
-    options.limits,
+    // Tests change rows behind the server's back (switches, blocks); the session cache, which only bus messages
+    // clear, is off unless a test turns it on (test/session-cache.test.ts).
+    { sessionCacheMs: 0, ...options.limits },
   );
   const secret = randomBytes(32).toString('hex');
   const built: BuiltApp = await buildApp(config, { db, secret, ...(options.sms ? { sms: options.sms } : {}) });
@@ -116,11 +119,24 @@ export async function startTestApp(options: TestAppOptions = {}) {
     return { token: data.token, sessionId: data.session_id, userId: data.user.id };
   }
 
+  /** A multipart upload as the console sends it: the fields first, then one file part. */
+  async function upload(url: string, token: string, fields: Record<string, string | number>, file: { name: string; type: string; bytes: Buffer }) {
+    const boundary = `----kishttest${randomBytes(6).toString('hex')}`;
+    const payload = Buffer.concat([
+      ...Object.entries(fields).map(([name, value]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)),
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`),
+      file.bytes,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    return call('POST', url, { token, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body: payload });
+  }
+
   return {
     ...built,
     config,
     secret,
     call,
+    upload,
     get: (url: string, c?: Call) => call('GET', url, c),
     post: (url: string, body?: unknown, c: Call = {}) => call('POST', url, { ...c, body: body ?? c.body }),
     latestOtp,

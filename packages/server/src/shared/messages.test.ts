@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../contract/envelope.ts';
+import { ERROR_CODES } from '@kisht/contract/envelope';
 import { SUCCESS_MESSAGES, VALIDATION_RULES, translate, languageOf } from './messages.ts';
 import { AppError } from '../errors.ts';
 

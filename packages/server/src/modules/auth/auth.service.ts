@@ -10,24 +10,28 @@ import type { Database, Queryable } from '../../db/database.ts';
 import type { Limits } from '../../config.ts';
 import { AppError } from '../../errors.ts';
 import { translate } from '../../shared/messages.ts';
-import type { SmsProvider } from '../../providers/sms/sms-provider.ts';
+import type { SmsQueue } from '../sms-queue/sms-queue.worker.ts';
 import type { OtpRepository, OtpRow } from './otp.repository.ts';
 import type { UsersRepository, UserRow } from '../users/users.repository.ts';
 import type { ClientDetails, SessionsRepository } from '../sessions/sessions.repository.ts';
 import { checkMpin, generateOtp, hashMpin, hashOtp, isWeakMpin, sameHash, signAccessToken } from './secrets.ts';
-import type { OtpRequested, SignedIn, UserProfile } from '../../contract/auth.ts';
+import type { OtpRequested, SignedIn, UserProfile } from '@kisht/contract/auth';
 
 export interface AuthServiceDeps {
   db: Database;
   users: UsersRepository;
   otps: OtpRepository;
   sessions: SessionsRepository;
-  sms: SmsProvider;
+  /** OTP messages are queued in the request's transaction and sent by the queue's worker. */
+  sms: Pick<SmsQueue, 'enqueue' | 'afterEnqueue'>;
   limits: Limits;
   otpKey: Buffer;
   tokenKey: Buffer;
   sessionTtlDays: number;
+  /** The app organisation's name: the SMS of a number with no account names it. */
   appName: string;
+  /** An organisation's display name (null: the app's), so each SMS names the organisation of the account it is for. */
+  orgName?: (orgId: number | null) => Promise<string | undefined>;
 }
 
 /** The OTP message in `lng` (locales sms.<PURPOSE>), with the lifetime the code really has. */
@@ -84,20 +88,31 @@ export function createAuthService(deps: AuthServiceDeps) {
 
   /**
    * Creates an OTP request. `recipient` is the account the code belongs to; for an unknown number it is
-   * null and no message goes out, but the request, its limits and the answer look exactly the same.
+   * null and no message goes out, but the request, its limits and the answer look exactly the same, and so
+   * does the work: the message is written and queued the same way, only with nothing stored to send.
    */
   async function issue(purpose: OtpPurpose, mobile: string, recipient: UserRow | null, ip: string | null, requestedBy: number | null, lng: Language) {
     const id = randomUUID();
     const code = generateOtp();
+    const message = { to: mobile, body: smsText(purpose, lng, code, await smsAppName(recipient?.org_id ?? null, requestedBy), limits.otpTtlSeconds), purpose, discardAfterSeconds: limits.otpTtlSeconds };
     await db.transaction(async (tx) => {
       await enforceSendLimits(mobile, ip, tx);
       await otps.create({ id, purpose, mobile, user_id: recipient?.id ?? null, requested_by: requestedBy, code_hash: hashOtp(deps.otpKey, id, code), ip, ttlSeconds: limits.otpTtlSeconds }, tx);
       await otps.recordSend(id, mobile, ip, tx);
+      await sms.enqueue(message, recipient !== null || requestedBy !== null, tx);
     });
-    if (recipient || requestedBy !== null) {
-      await sms.send({ to: mobile, body: smsText(purpose, lng, code, deps.appName, limits.otpTtlSeconds), purpose });
-    }
+    await sms.afterEnqueue();
     return requested(id);
+  }
+
+  /**
+   * The organisation an OTP's SMS names: the account holder's, else (a customer's OTP) the asking retailer's,
+   * else the app's. One look-up either way, so an unknown number costs the same as a known one.
+   */
+  async function smsAppName(orgId: number | null, requestedBy: number | null): Promise<string> {
+    if (!deps.orgName) return deps.appName;
+    const owner = orgId ?? (requestedBy !== null ? ((await users.findById(requestedBy))?.org_id ?? null) : null);
+    return (await deps.orgName(owner)) ?? deps.appName;
   }
 
   /** Checks a code. Wrong tries are committed before the error is raised, so rolling back cannot undo them. */
@@ -149,6 +164,10 @@ export function createAuthService(deps: AuthServiceDeps) {
     /** A new code for the same request, in the asker's language (`lng`). A customer OTP can be resent only by the retailer who asked for it. */
     async resend(requestId: string, ip: string | null, callerId: number | null, lng: Language): Promise<OtpRequested> {
       const code = generateOtp();
+      // Named before the transaction: PGlite has one connection, so no other query may run inside it.
+      const pending = await otps.findForUpdate(requestId, db);
+      const app = await smsAppName(pending?.user_id ? ((await users.findById(pending.user_id))?.org_id ?? null) : null, pending?.requested_by ?? null);
+      // As in issue(): a resend for an unknown number queues nothing, at the same cost.
       const row = await db.transaction(async (tx) => {
         const found = await otps.findForUpdate(requestId, tx);
         if (!found || found.consumed_at || found.attempts >= limits.otpMaxAttempts) throw new AppError('OTP_EXPIRED');
@@ -159,11 +178,11 @@ export function createAuthService(deps: AuthServiceDeps) {
         await enforceSendLimits(found.mobile, ip, tx);
         await otps.replaceCode(found.id, hashOtp(deps.otpKey, found.id, code), limits.otpTtlSeconds, tx);
         await otps.recordSend(found.id, found.mobile, ip, tx);
+        const message = { to: found.mobile, body: smsText(found.purpose, lng, code, app, limits.otpTtlSeconds), purpose: found.purpose, discardAfterSeconds: limits.otpTtlSeconds };
+        await sms.enqueue(message, found.user_id !== null || found.requested_by !== null, tx);
         return found;
       });
-      if (row.user_id !== null || row.requested_by !== null) {
-        await sms.send({ to: row.mobile, body: smsText(row.purpose, lng, code, deps.appName, limits.otpTtlSeconds), purpose: row.purpose });
-      }
+      await sms.afterEnqueue();
       return requested(row.id);
     },
 

@@ -1,6 +1,6 @@
 /** Read-only reference data, always scoped to the caller's organisation where it is per organisation. */
 import type { Queryable } from '../../db/database.ts';
-import type { Brand, Financier, LicenseBalance, Place, Plan, Product } from '../../contract/catalogue.ts';
+import type { Brand, Financier, LicenseBalance, Place, Plan, Product } from '@kisht/contract/catalogue';
 
 export function createCatalogueRepository(db: Queryable) {
   return {

@@ -2,10 +2,10 @@
 import { brandingFor } from '@kisht/domain/white-label';
 import { CACHE_SECONDS, LANGUAGES } from '@kisht/domain/constants';
 import type { App } from '../../shared/types.ts';
-import { ErrorReply, Ok } from '../../contract/envelope.ts';
-import { AppConfigs, LockAccessConfig, OrgAppConfig, PriceList, UserAccessConfig } from '../../contract/config.ts';
+import { ErrorReply, Ok } from '@kisht/contract/envelope';
+import { AppConfigs, LockAccessConfig, OrgAppConfig, PriceList, UserAccessConfig } from '@kisht/contract/config';
 import { ok } from '../../shared/reply.ts';
-import { authOf } from '../../plugins/route-config.ts';
+import { authOf, SIGNED_IN } from '../../plugins/route-config.ts';
 import { AppError } from '../../errors.ts';
 import type { OrgRepository, OrgRow } from './org.repository.ts';
 
@@ -37,7 +37,7 @@ export async function configRoutes(app: App, opts: { orgs: OrgRepository; appOrg
   }
 
   app.get('/api/organizations/get_org_app_config', {
-    config: { public: true },
+    config: { public: true, callers: ['public'], scope: 'org' },
     schema: {
       tags: ['config'],
       summary: "White-label configuration: the signed-in caller's organisation, else the one this app is built for",
@@ -46,6 +46,7 @@ export async function configRoutes(app: App, opts: { orgs: OrgRepository; appOrg
   }, async (request) => ok(request, orgAppConfig(await orgFor(request.auth?.orgId ?? opts.appOrgId))));
 
   app.get('/api/config/get_app_configs', {
+    config: { callers: SIGNED_IN, scope: 'org' },
     schema: { tags: ['config'], summary: "Feature switches and app settings of the caller's organisation", security: [{ bearer: [] }], response: { 200: Ok(AppConfigs), ...errors } },
   }, async (request) => {
     const org = await orgFor(authOf(request).orgId);
@@ -53,15 +54,17 @@ export async function configRoutes(app: App, opts: { orgs: OrgRepository; appOrg
   });
 
   app.get('/api/config/access-config', {
+    config: { callers: SIGNED_IN, scope: 'own' },
     schema: { tags: ['config'], summary: "The caller's lock access (lock, unlock, read, uninstall)", security: [{ bearer: [] }], response: { 200: Ok(LockAccessConfig), ...errors } },
   }, async (request) => ok(request, authOf(request).lockAccess));
 
   app.get('/api/user/user_access', {
+    config: { callers: SIGNED_IN, scope: 'own' },
     schema: { tags: ['config'], summary: "The caller's user access switches", security: [{ bearer: [] }], response: { 200: Ok(UserAccessConfig), ...errors } },
   }, async (request) => ok(request, authOf(request).userAccess));
 
   app.get('/api/pricing', {
-    config: { public: true },
+    config: { public: true, callers: ['public'], scope: 'org' },
     schema: { tags: ['config'], summary: "The app organisation's public price list (null price: ask the admin)", response: { 200: Ok(PriceList), ...errors } },
   }, async (request) => ok(request, await orgs.priceList(opts.appOrgId)));
 }

@@ -22,8 +22,8 @@ export function createOrgRepository(db: Queryable) {
     async findById(id: number): Promise<OrgRow | undefined> {
       return (await db.query<OrgRow>('SELECT * FROM organizations WHERE id = $1', [id])).rows[0];
     },
-    async setFeature(id: number, feature: keyof OrgFeatures, on: boolean): Promise<boolean> {
-      const res = await db.query(`UPDATE organizations SET features = features || jsonb_build_object($2::text, $3::boolean) WHERE id = $1`, [id, feature, on]);
+    async setFeature(id: number, feature: keyof OrgFeatures, on: boolean, q: Queryable = db): Promise<boolean> {
+      const res = await q.query(`UPDATE organizations SET features = features || jsonb_build_object($2::text, $3::boolean) WHERE id = $1`, [id, feature, on]);
       return res.rowCount > 0;
     },
     async priceList(orgId: number) {

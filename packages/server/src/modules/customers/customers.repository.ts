@@ -1,7 +1,7 @@
 /** Customers and their IMEIs. Every read takes the caller's account id: another network's rows do not exist. */
 import type { Queryable } from '../../db/database.ts';
 import type { Instalment } from '@kisht/domain/emi';
-import type { CustomerListItem, CustomerListQuery } from '../../contract/customers.ts';
+import type { CustomerListItem, CustomerListQuery } from '@kisht/contract/customers';
 import { installStatusOf } from '@kisht/domain/customer-status';
 
 export interface NewCustomer {
@@ -79,6 +79,27 @@ const EDITABLE_COLUMNS = [
 ] as const;
 type EditableColumn = (typeof EDITABLE_COLUMNS)[number];
 
+/** Who is asking, as far as seeing customers goes. */
+export interface Viewer {
+  accountId: number;
+  userId: number;
+  userType: 'retailer' | 'miniretailer';
+}
+
+/**
+ * The one rule for which customers a caller sees (profile reads, bulk commands): a customer of the caller's
+ * account; a mini-retailer only the customers it enrolled, not its parent's or a sibling's. $1 and $2 are
+ * viewerParams; another network's customers, and the parent's for a mini-retailer, do not exist.
+ */
+const VISIBLE_TO_VIEWER = 'c.account_id = $1 AND ($2::int IS NULL OR c.retailer_id = $2)';
+/**
+ * The one visibility rule: a retailer sees every customer of its account (its mini-retailers' too); a
+ * mini-retailer only the customers it sold (retailer_id). The retailer whose customers a viewer is limited
+ * to, or null for the whole account.
+ */
+export const ownRetailerOf = (viewer: Viewer): number | null => (viewer.userType === 'miniretailer' ? viewer.userId : null);
+const viewerParams = (viewer: Viewer): [number, number | null] => [viewer.accountId, ownRetailerOf(viewer)];
+
 /** A search of 15 digits is an IMEI, of 10 digits (or +91 and 10) a mobile number, anything else the start of a name. */
 export function classifySearch(search: string): { kind: 'imei' | 'mobile' | 'name'; value: string } {
   const trimmed = search.trim();
@@ -89,7 +110,19 @@ export function classifySearch(search: string): { kind: 'imei' | 'mobile' | 'nam
   return { kind: 'name', value: trimmed.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`) };
 }
 
+/** With a search or dates, the list counts this many matches at most (then total_capped). */
+export const LIST_COUNT_CAP = 1000;
+
 export function createCustomersRepository(db: Queryable) {
+  /** The full rows of the viewer's customers among these ids (the rule of visibleTo). */
+  async function manyVisibleTo(viewer: Viewer, ids: readonly number[], q: Queryable = db): Promise<CustomerRow[]> {
+    const res = await q.query<CustomerRow>(
+      `SELECT ${PROFILE_COLUMNS} FROM customers c JOIN products p ON p.id = c.product_id WHERE ${VISIBLE_TO_VIEWER} AND c.id = ANY($3::int[])`,
+      [...viewerParams(viewer), ids],
+    );
+    return res.rows;
+  }
+
   return {
     async insert(row: NewCustomer, q: Queryable): Promise<number> {
       const values = NEW_COLUMNS.map((c) => (c === 'financier_reference' ? JSON.stringify(row[c]) : row[c]));
@@ -136,6 +169,25 @@ export function createCustomersRepository(db: Queryable) {
       return res.rows;
     },
 
+    /**
+     * Which of these customers the viewer may see, with their names, in one query. Callers that act on a set
+     * compare the count with the set's and refuse the whole request when one is missing.
+     */
+    async visibleTo(viewer: Viewer, ids: readonly number[], q: Queryable = db): Promise<Array<{ id: number; first_name: string; last_name: string }>> {
+      const res = await q.query<{ id: number; first_name: string; last_name: string }>(
+        `SELECT c.id, c.first_name, c.last_name FROM customers c WHERE ${VISIBLE_TO_VIEWER} AND c.id = ANY($3::int[])`,
+        [...viewerParams(viewer), ids],
+      );
+      return res.rows;
+    },
+
+    manyVisibleTo,
+
+    /** One customer the viewer may see, or undefined (the profile rule, for single-id reads). */
+    async findVisibleTo(viewer: Viewer, id: number, q: Queryable = db): Promise<CustomerRow | undefined> {
+      return (await manyVisibleTo(viewer, [id], q))[0];
+    },
+
     /** Writes the given columns of a customer of the account; only the editable columns are accepted. */
     async update(accountId: number, id: number, changes: Partial<Record<EditableColumn, unknown>>, q: Queryable = db): Promise<void> {
       const columns = Object.keys(changes) as EditableColumn[];
@@ -178,6 +230,32 @@ export function createCustomersRepository(db: Queryable) {
     },
 
     /** Points a document column at a new file and returns the file it pointed at before. */
+    /**
+     * Removes an enrolment that never started: no phone ever enrolled (no device, no Apple link), no payment,
+     * no penalty. The row is locked first; false (nothing removed) when any of that is no longer true. Its
+     * schedule, IMEI claims, tokens, alerts and events go with it; the ledgers stay append-only and untouched.
+     */
+    async removeUnstarted(accountId: number, id: number, q: Queryable): Promise<'gone' | 'started' | { files: string[] }> {
+      // Locks in the order the other writers take them (a phone enrolling locks its token, then the customer; a
+      // payment and the dues run the customer, then its instalments), so a cancel racing them waits instead of deadlocking.
+      await q.query('SELECT token_hash FROM enrolment_tokens WHERE customer_id = $1 FOR UPDATE', [id]);
+      const row = (await q.query<CustomerRow>('SELECT * FROM customers WHERE id = $1 AND account_id = $2 FOR UPDATE', [id, accountId])).rows[0];
+      if (!row) return 'gone';
+      await q.query('SELECT id FROM emi_instalments WHERE customer_id = $1 ORDER BY id FOR UPDATE', [id]);
+      if (row.install_status !== 0) return 'started';
+      const used = await q.query<{ used: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM devices WHERE customer_id = $1) OR EXISTS (SELECT 1 FROM apple_devices WHERE customer_id = $1)
+             OR EXISTS (SELECT 1 FROM payments WHERE customer_id = $1) OR EXISTS (SELECT 1 FROM penalty_charges WHERE customer_id = $1) AS used`,
+        [id],
+      );
+      if (used.rows[0]!.used) return 'started';
+      for (const table of ['customer_events', 'emi_alerts', 'enrolment_tokens', 'device_commands', 'device_offline_log', 'sim_changes', 'device_schedules', 'emi_instalments', 'customer_imeis']) {
+        await q.query(`DELETE FROM ${table} WHERE customer_id = $1`, [id]);
+      }
+      await q.query('DELETE FROM customers WHERE id = $1', [id]);
+      return { files: [row.photo_path, row.signature_path, row.witness_signature_path, row.invoice_path].filter((f): f is string => f !== null) };
+    },
+
     async setDocument(accountId: number, id: number, column: 'photo_path' | 'signature_path' | 'witness_signature_path' | 'invoice_path', relative: string): Promise<string | null> {
       const res = await db.query<{ previous: string | null }>(
         `UPDATE customers c SET ${column} = $3, updated_at = now() FROM (SELECT ${column} AS previous FROM customers WHERE id = $2 AND account_id = $1 FOR UPDATE) old
@@ -187,46 +265,66 @@ export function createCustomersRepository(db: Queryable) {
       return res.rows[0]?.previous ?? null;
     },
 
-    async list(accountId: number, query: CustomerListQuery): Promise<{ items: CustomerListItem[]; total: number }> {
+    /**
+     * A page of the list, newest first, with its total, in one statement. The total is exact and costs a few
+     * rows when only status, lock and retailer filter: it is read from the summaries the customers' triggers
+     * keep (migration 023). With a search or dates it is counted, up to LIST_COUNT_CAP matches and no further
+     * (total_capped), since a short search like "a" may match most of a big network.
+     */
+    async list(accountId: number, query: CustomerListQuery): Promise<{ items: CustomerListItem[]; total: number; total_capped: boolean }> {
       const where = ['c.account_id = $1'];
+      const summaryWhere = ['s.account_id = $1'];
       const params: unknown[] = [accountId];
-      const add = (sql: string, value: unknown) => {
+      /** A filter of the page; `summaryColumn` names the summaries' column that answers it, if any. */
+      const add = (sql: string, value: unknown, summaryColumn?: string) => {
         params.push(value);
-        where.push(sql.replace('?', `$${params.length}`));
+        const n = `$${params.length}`;
+        where.push(sql.replaceAll('?', n));
+        if (summaryColumn) summaryWhere.push(`s.${summaryColumn} = ${n}`);
+        else summarised = false;
       };
-      if (query.status !== 'all') add('c.install_status = ?', installStatusOf(query.status));
-      if (query.lock_status !== undefined) add('c.lock_status = ?', query.lock_status);
-      if (query.retailer_id !== undefined) add('c.retailer_id = ?', query.retailer_id);
+      let summarised = true;
+      if (query.status !== 'all') add('c.install_status = ?', installStatusOf(query.status), 'install_status');
+      if (query.lock_status !== undefined) add('c.lock_status = ?', query.lock_status, 'lock_status');
+      if (query.retailer_id !== undefined) add('c.retailer_id = ?', query.retailer_id, 'retailer_id');
       // Dates are India dates: a day runs from 00:00 to 24:00 at UTC+05:30.
       if (query.from) add(`c.created_at >= (?::date::timestamp AT TIME ZONE 'Asia/Kolkata')`, query.from);
       if (query.to) add(`c.created_at < ((?::date + 1)::timestamp AT TIME ZONE 'Asia/Kolkata')`, query.to);
       if (query.search) {
         const s = classifySearch(query.search);
-        params.push(s.value);
-        const n = `$${params.length}`;
-        if (s.kind === 'imei') where.push(`(c.imei1 = ${n} OR c.imei2 = ${n})`);
-        else if (s.kind === 'mobile') where.push(`(c.mobile = ${n} OR c.alt_mobile = ${n})`);
-        else where.push(`(lower(c.first_name || ' ' || c.last_name) LIKE ${n} || '%' OR lower(c.last_name) LIKE ${n} || '%')`);
+        if (s.kind === 'imei') add('(c.imei1 = ? OR c.imei2 = ?)', s.value);
+        else if (s.kind === 'mobile') add('(c.mobile = ? OR c.alt_mobile = ?)', s.value);
+        else add(`(lower(c.first_name || ' ' || c.last_name) LIKE ? || '%' OR lower(c.last_name) LIKE ? || '%')`, s.value);
       }
       const whereSql = where.join(' AND ');
-      const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM customers c WHERE ${whereSql}`, params)).rows[0]!.n;
+      const totalSql = summarised
+        ? `SELECT coalesce(sum(s.customers), 0)::int AS n FROM customer_summaries s WHERE ${summaryWhere.join(' AND ')}`
+        : `SELECT count(*)::int AS n FROM (SELECT 1 FROM customers c WHERE ${whereSql} LIMIT ${LIST_COUNT_CAP + 1}) AS matching`;
       const offset = (query.page - 1) * query.limit;
-      const res = await db.query<CustomerListItem & { created_at: Date }>(
-        `SELECT c.id, c.first_name, c.last_name, c.mobile, c.imei1, c.device_brand, c.device_model, c.install_status, c.lock_status,
-                c.provisioning_type, c.emi_paise, c.retailer_id, c.created_at,
-                to_char(due.next_due, 'YYYY-MM-DD') AS next_due_date, coalesce(due.overdue, 0)::bigint::text AS overdue_paise
-           FROM customers c
-           LEFT JOIN LATERAL (
-             SELECT min(e.due_date) AS next_due,
-                    sum(e.amount_paise + e.penalty_paise - e.paid_paise) FILTER (WHERE e.due_date < (now() AT TIME ZONE 'Asia/Kolkata')::date) AS overdue
-               FROM emi_instalments e WHERE e.customer_id = c.id AND e.paid_paise < e.amount_paise + e.penalty_paise
-           ) due ON true
-          WHERE ${whereSql}
-          ORDER BY c.created_at DESC, c.id DESC
-          LIMIT $${params.length + 1}::int OFFSET $${params.length + 2}::bigint`,
+      // The total's row is joined to the page, so an empty page still brings the total (with a null id).
+      const res = await db.query<{ total: number } & ((CustomerListItem & { created_at: Date }) | { id: null })>(
+        `WITH page AS (
+           SELECT c.id, c.first_name, c.last_name, c.mobile, c.imei1, c.device_brand, c.device_model, c.install_status, c.lock_status,
+                  c.provisioning_type, c.emi_paise, c.retailer_id, c.created_at,
+                  to_char(due.next_due, 'YYYY-MM-DD') AS next_due_date, coalesce(due.overdue, 0)::bigint::text AS overdue_paise
+             FROM customers c
+             LEFT JOIN LATERAL (
+               SELECT min(e.due_date) AS next_due,
+                      sum(e.amount_paise + e.penalty_paise - e.paid_paise) FILTER (WHERE e.due_date < (now() AT TIME ZONE 'Asia/Kolkata')::date) AS overdue
+                 FROM emi_instalments e WHERE e.customer_id = c.id AND e.paid_paise < e.amount_paise + e.penalty_paise
+             ) due ON true
+            WHERE ${whereSql}
+            ORDER BY c.created_at DESC, c.id DESC
+            LIMIT $${params.length + 1}::int OFFSET $${params.length + 2}::bigint
+         )
+         SELECT total.n AS total, page.* FROM (${totalSql}) AS total LEFT JOIN page ON true
+          ORDER BY page.created_at DESC, page.id DESC`,
         [...params, query.limit, offset],
       );
-      return { items: res.rows.map((r) => ({ ...r, overdue_paise: Number(r.overdue_paise), created_at: r.created_at.toISOString() })), total };
+      const counted = res.rows[0]!.total;
+      const items = res.rows.flatMap(({ total: _total, ...r }) => (r.id === null ? [] : [{ ...r, overdue_paise: Number(r.overdue_paise), created_at: r.created_at.toISOString() }]));
+      if (summarised || counted <= LIST_COUNT_CAP) return { items, total: counted, total_capped: false };
+      return { items, total: Math.max(LIST_COUNT_CAP, offset + items.length), total_capped: true };
     },
   };
 }

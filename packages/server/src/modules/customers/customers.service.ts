@@ -13,10 +13,12 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../errors.ts';
 import type { ValidationRule } from '../../shared/messages.ts';
 import type { RequestAuth } from '../../plugins/route-config.ts';
-import type { CreateCustomerBody, CreateFinancedCustomerBody, CustomerList, CustomerListQuery, CustomerProfile, CustomerCreated, UpdateCustomerDetailsBody, UpdateRegistrationBody } from '../../contract/customers.ts';
+import type { CreateCustomerBody, CreateFinancedCustomerBody, CustomerList, CustomerListQuery, CustomerProfile, CustomerCreated, UpdateCustomerDetailsBody, UpdateRegistrationBody } from '@kisht/contract/customers';
 import type { CatalogueRepository } from '../catalogue/catalogue.repository.ts';
 import type { LicensesRepository } from '../licenses/licenses.repository.ts';
+import type { Notify } from '../events/events.bus.ts';
 import type { CustomerRow, CustomersRepository } from './customers.repository.ts';
+import { ownRetailerOf } from './customers.repository.ts';
 import type { EmiRepository } from '../emi/emi.repository.ts';
 
 type Problem = { field: string; message: string; rule: ValidationRule };
@@ -89,6 +91,10 @@ export interface CustomersServiceDeps {
   customers: CustomersRepository;
   licenses: LicensesRepository;
   catalogue: CatalogueRepository;
+  /** Server events (modules/events): open screens hear of a new or edited customer. */
+  notify?: Notify;
+  /** Removes stored document files (after the customer they belonged to is gone). */
+  removeFile?: (relative: string) => Promise<void>;
 }
 
 export function createCustomersService(deps: CustomersServiceDeps) {
@@ -97,7 +103,8 @@ export function createCustomersService(deps: CustomersServiceDeps) {
   /** A customer of the caller's network that the caller may see, or NOT_FOUND (also for other networks' ids). */
   async function visible(caller: RequestAuth, id: number): Promise<CustomerRow> {
     const row = await customers.findInAccount(caller.accountId, id);
-    if (!row || (caller.userType === 'miniretailer' && row.retailer_id !== caller.userId)) throw new AppError('NOT_FOUND');
+    const own = ownRetailerOf(caller);
+    if (!row || (own !== null && row.retailer_id !== own)) throw new AppError('NOT_FOUND');
     return row;
   }
 
@@ -188,7 +195,30 @@ export function createCustomersService(deps: CustomersServiceDeps) {
           if (isUniqueViolation(error)) throw new AppError('IMEI_IN_USE');
           throw error;
         });
+      deps.notify?.({ type: 'customer', customer_ids: [id] }); // events
+      deps.notify?.({ type: 'network', user_ids: [caller.userId] }); // one key fewer: the key stock and histories
       return { customer: toCustomerProfile(await visible(caller, id)), keys_left: left };
+    },
+
+    /**
+     * Cancels an enrolment that never started (the buyer walked away, a wrong phone was entered): the phone
+     * never enrolled and nothing was paid. The customer goes, and its license key goes back to whoever used it
+     * (a `released` line in the key history). Anything else is ENROLMENT_STARTED.
+     */
+    async cancelEnrolment(caller: RequestAuth, customerId: number): Promise<{ customer_id: number; keys_left: number | null }> {
+      await visible(caller, customerId);
+      const done = await db.transaction(async (tx) => {
+        const removed = await customers.removeUnstarted(caller.accountId, customerId, tx);
+        // Cancelled meanwhile by another request: gone, as for anyone who asks after.
+        if (removed === 'gone') throw new AppError('NOT_FOUND');
+        if (removed === 'started') throw new AppError('ENROLMENT_STARTED');
+        const released = await licenses.release(customerId, tx);
+        return { files: removed.files, released };
+      });
+      for (const file of done.files) await deps.removeFile?.(file).catch(() => undefined);
+      deps.notify?.({ type: 'customer', customer_ids: [customerId] });
+      if (done.released) deps.notify?.({ type: 'network', user_ids: [done.released.userId] });
+      return { customer_id: customerId, keys_left: done.released?.balance ?? null };
     },
 
     /** update_customer_detailsV3: the buyer's personal details; checked like at enrolment. */
@@ -212,6 +242,7 @@ export function createCustomersService(deps: CustomersServiceDeps) {
         ...(address !== undefined ? { address: address?.trim() || null } : {}),
         ...(id_number !== undefined ? { id_number: normaliseIdNumber(id_number) } : {}),
       });
+      deps.notify?.({ type: 'customer', customer_ids: [current.id] }); // events
       return toCustomerProfile(await visible(caller, current.id));
     },
 
@@ -240,6 +271,7 @@ export function createCustomersService(deps: CustomersServiceDeps) {
           if (isUniqueViolation(error)) throw new AppError('IMEI_IN_USE');
           throw error;
         });
+      deps.notify?.({ type: 'customer', customer_ids: [current.id] }); // events
       return toCustomerProfile(await visible(caller, current.id));
     },
 
@@ -249,9 +281,10 @@ export function createCustomersService(deps: CustomersServiceDeps) {
 
     async list(caller: RequestAuth, query: CustomerListQuery): Promise<CustomerList> {
       // A mini-retailer's list is its own customers, whatever filter it sends.
-      const scoped = caller.userType === 'miniretailer' ? { ...query, retailer_id: caller.userId } : query;
-      const { items, total } = await customers.list(caller.accountId, scoped);
-      return { items, total, page: query.page, limit: query.limit };
+      const own = ownRetailerOf(caller);
+      const scoped = own !== null ? { ...query, retailer_id: own } : query;
+      const { items, total, total_capped } = await customers.list(caller.accountId, scoped);
+      return { items, total, total_capped, page: query.page, limit: query.limit };
     },
   };
 }

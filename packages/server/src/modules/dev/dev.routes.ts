@@ -4,7 +4,7 @@
  */
 import { Type } from 'typebox';
 import type { App } from '../../shared/types.ts';
-import { Mobile } from '../../contract/auth.ts';
+import { Mobile } from '@kisht/contract/auth';
 import type { SmsOutboxRepository } from './sms-outbox.repository.ts';
 import { AppError } from '../../errors.ts';
 import { isFromThisMachine } from '../../shared/loopback.ts';
@@ -12,7 +12,7 @@ import { isFromThisMachine } from '../../shared/loopback.ts';
 
 export async function devRoutes(app: App, opts: { outbox: SmsOutboxRepository }) {
   app.get('/api/dev/outbox', {
-    config: { public: true, skipEmm: true },
+    config: { public: true, skipEmm: true, callers: ['operator'], scope: 'all' },
     schema: {
       tags: ['development'],
       summary: 'Messages the development SMS provider would have sent, newest first',

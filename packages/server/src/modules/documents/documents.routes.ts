@@ -2,15 +2,13 @@
  * Customer document uploads (multipart: customer_id and one JPEG or PNG file of at most 5 MB) and reads.
  * The content is sniffed, not trusted; the file lands outside the web root under a generated name.
  */
-import type { MultipartFile } from '@fastify/multipart';
 import { Type } from 'typebox';
-import { FILE_SIZE_LIMIT_BYTES } from '@kisht/domain/constants';
 import type { App } from '../../shared/types.ts';
-import { ErrorReply, Ok } from '../../contract/envelope.ts';
-import { DocumentQuery, DocumentStored, type DocumentType } from '../../contract/documents.ts';
-import { ok } from '../../shared/reply.ts';
-import { authOf } from '../../plugins/route-config.ts';
-import { AppError } from '../../errors.ts';
+import { ErrorReply, Ok } from '@kisht/contract/envelope';
+import { DocumentQuery, DocumentStored, DocumentUpload, type DocumentType } from '@kisht/contract/documents';
+import { ok, sendStoredImage } from '../../shared/reply.ts';
+import { readUpload } from '../../shared/multipart.ts';
+import { authOf, SIGNED_IN } from '../../plugins/route-config.ts';
 import type { DocumentsService } from './documents.service.ts';
 
 const errors = { 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 404: ErrorReply, 413: ErrorReply, 415: ErrorReply, 511: ErrorReply };
@@ -29,32 +27,21 @@ export async function documentsRoutes(app: App, opts: { documents: DocumentsServ
 
   for (const [url, type, summary] of UPLOADS) {
     app.post(url, {
-      schema: { tags, security, summary: `${summary}: multipart with customer_id and file (JPEG or PNG, at most 5 MB)`, consumes: ['multipart/form-data'], response: { 200: Ok(DocumentStored), ...errors } },
+      config: { callers: SIGNED_IN, scope: 'account' },
+      schema: { tags, security, summary: `${summary}: multipart with customer_id and file (JPEG or PNG, at most 5 MB)`, consumes: ['multipart/form-data'], body: DocumentUpload, response: { 200: Ok(DocumentStored), ...errors } },
+      // The body schema is for the OpenAPI document: the body streams, and readUpload checks it part by part.
+      validatorCompiler: () => () => true,
     }, async (request) => {
-      let customerId: number | null = null;
-      let file: Buffer | null = null;
-      const parts = request.parts({ limits: { fileSize: FILE_SIZE_LIMIT_BYTES, files: 1, fields: 4, parts: 5, fieldSize: 64 } });
-      for await (const part of parts) {
-        if (part.type === 'file') file = await (part as MultipartFile).toBuffer();
-        else if (part.fieldname === 'customer_id') customerId = Number(part.value);
-      }
-      if (!customerId || !Number.isInteger(customerId) || customerId < 1 || !file) {
-        throw new AppError('VALIDATION_FAILED', { details: [{ field: customerId ? 'file' : 'customer_id', message: 'is required', rule: 'required' }] });
-      }
-      return ok(request, await documents.store(authOf(request), customerId, type, file), 'DOCUMENT_SAVED');
+      const { id, file } = await readUpload(request, 'customer_id');
+      return ok(request, await documents.store(authOf(request), id!, type, file), 'DOCUMENT_SAVED');
     });
   }
 
   app.get('/api/customer/customer_document', {
+    config: { callers: SIGNED_IN, scope: 'account' },
     schema: { tags, security, summary: 'One document image of a customer of your network', querystring: DocumentQuery, produces: ['image/jpeg', 'image/png'], response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description: 'JPEG or PNG bytes' }), ...errors } },
   }, async (request, reply) => {
     const image = await documents.read(authOf(request), request.query.customer_id, request.query.document_type);
-    return reply
-      .type(image.contentType)
-      .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', "default-src 'none'; sandbox")
-      .header('cache-control', 'private, max-age=300')
-      .header('content-disposition', `inline; filename="${request.query.document_type}.${image.contentType === 'image/png' ? 'png' : 'jpg'}"`)
-      .send(image.bytes);
+    return sendStoredImage(reply, image, request.query.document_type);
   });
 }

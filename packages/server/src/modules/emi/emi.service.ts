@@ -8,17 +8,19 @@ import { addDays, daysBetween } from '@kisht/domain/calendar';
 import { todayInIndia } from '@kisht/domain/format';
 import { FALLBACK_LANGUAGE, isLanguage } from '@kisht/domain/constants';
 import type { Database, Queryable } from '../../db/database.ts';
-import { MAX_PAISE } from '../../contract/customers.ts';
+import { MAX_PAISE } from '@kisht/contract/customers';
 import type { CustomersRepository } from '../customers/customers.repository.ts';
+import { ownRetailerOf } from '../customers/customers.repository.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../errors.ts';
 import { translate } from '../../shared/messages.ts';
 import type { RequestAuth } from '../../plugins/route-config.ts';
-import type { AddInstalmentBody, Alert, AlertBody, EditInstalmentBody, EmiDetails, InstalmentView, Outstanding, PayManyBody, PayOneBody, PaymentItem, PenaltyBody, Receipt, ReverseBody, UpcomingCounts, UpcomingList, UpcomingQuery } from '../../contract/emi.ts';
+import type { AddInstalmentBody, Alert, AlertBody, EditInstalmentBody, EmiDetails, InstalmentView, Outstanding, PayManyBody, PayOneBody, PaymentItem, PenaltyBody, Receipt, ReverseBody, UpcomingCounts, UpcomingList, UpcomingQuery } from '@kisht/contract/emi';
 import type { CustomersService } from '../customers/customers.service.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import type { OrgRepository } from '../config/org.repository.ts';
 import type { EmiRepository, InstalmentRow } from './emi.repository.ts';
+import type { Notify } from '../events/events.bus.ts';
 
 const owed = (i: InstalmentRow) => i.amount_paise + i.penalty_paise - i.paid_paise;
 
@@ -43,13 +45,15 @@ export interface EmiServiceDeps {
   today?: () => string;
   /** Sends the alert to the customer's phone (the device channel); resolves with the command's state. */
   deliverAlert?: (caller: RequestAuth, customerId: number, message: string, alertId: number) => Promise<string>;
+  /** Server events (modules/events): open screens hear that a loan's money changed. */
+  notify?: Notify;
 }
 
 export function createEmiService(deps: EmiServiceDeps) {
   const { db, emi, customers, customerRows } = deps;
   const today = deps.today ?? (() => todayInIndia());
   /** A mini-retailer's figures cover its own customers; a retailer's its whole network. */
-  const scope = (caller: RequestAuth) => (caller.userType === 'miniretailer' ? caller.userId : null);
+  const scope = ownRetailerOf;
 
   async function receipt(caller: RequestAuth, paymentId: number): Promise<Receipt> {
     const payment = await emi.payment(caller.accountId, paymentId);
@@ -116,6 +120,7 @@ export function createEmiService(deps: EmiServiceDeps) {
         if (earlier) return earlier;
         throw error;
       });
+    deps.notify?.({ type: 'emi', customer_ids: [customer.id] }); // events
     return receipt(caller, paymentId);
   }
 
@@ -139,7 +144,7 @@ export function createEmiService(deps: EmiServiceDeps) {
 
   /** Runs a change to a loan's money with the loan locked; a completed loan that owes again is reopened. */
   async function changeLoan<T>(customerId: number, work: (tx: Queryable, instalments: InstalmentRow[]) => Promise<T>): Promise<T> {
-    return db
+    const result = await db
       .transaction(async (tx) => {
         await customerRows.lock(customerId, tx);
         const result = await work(tx, await emi.instalments(customerId, tx, true));
@@ -150,6 +155,8 @@ export function createEmiService(deps: EmiServiceDeps) {
         if (isUniqueViolation(error)) throw new AppError('IMEI_IN_USE');
         throw error;
       });
+    deps.notify?.({ type: 'emi', customer_ids: [customerId] }); // events
+    return result;
   }
 
   return {

@@ -7,16 +7,17 @@ import { timingSafeEqual } from 'node:crypto';
 import { Type } from 'typebox';
 import type { App } from '../../shared/types.ts';
 import type { Database } from '../../db/database.ts';
-import { ErrorReply } from '../../contract/envelope.ts';
+import { ErrorReply } from '@kisht/contract/envelope';
 import { AppError } from '../../errors.ts';
 import { isFromThisMachine } from '../../shared/loopback.ts';
 import { runOperatorCommand } from './operator.service.ts';
 
 
-export async function operatorRoutes(app: App, opts: { db: Database; operatorKey: string }) {
+/** `changed`: a command may have switched users or access off; cached sessions are read again. */
+export async function operatorRoutes(app: App, opts: { db: Database; operatorKey: string; changed?: () => void }) {
   const expected = Buffer.from(opts.operatorKey);
   app.post('/api/operator/run', {
-    config: { public: true, skipEmm: true },
+    config: { public: true, skipEmm: true, callers: ['operator'], scope: 'all' },
     schema: {
       tags: ['operator'],
       summary: 'Run an operator command (local machine and operator key only)',
@@ -30,6 +31,7 @@ export async function operatorRoutes(app: App, opts: { db: Database; operatorKey
     if (!local || given.length !== expected.length || !timingSafeEqual(given, expected)) throw new AppError('ROUTE_NOT_FOUND');
     const lines: string[] = [];
     const code = await runOperatorCommand(opts.db, request.body.args, (line) => lines.push(line));
+    opts.changed?.();
     return { code, lines };
   });
 }

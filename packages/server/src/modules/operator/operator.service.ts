@@ -1,19 +1,44 @@
 /** The operator's commands (signups, access switches, organisation switches), shared by the CLI and the local endpoint. */
 import { LOCK_ACCESS_KEYS, ORG_FEATURE_KEYS, USER_ACCESS_KEYS, type OrgFeatureKey } from '@kisht/domain/constants';
 import type { Database } from '../../db/database.ts';
+import { isRefusedValue } from '../../db/errors.ts';
+import { randomUUID } from 'node:crypto';
+import { AppError } from '../../errors.ts';
+import { createNetworkRepository } from '../network/network.repository.ts';
+import { EVENTS_CHANNEL } from '../events/events.bus.ts';
+import { createNetworkService } from '../network/network.service.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 import { createSignupRepository, createUsersRepository } from '../users/users.repository.ts';
 import { createSignupsService } from '../users/signups.service.ts';
 import { createOrgRepository } from '../config/org.repository.ts';
 import { createDuesRepository } from '../dues/dues.repository.ts';
 import { createDuesService } from '../dues/dues.service.ts';
+import { createAuditRepository } from '../audit/audit.repository.ts';
+import { createAuditService } from '../audit/audit.service.ts';
 
-export const OPERATOR_USAGE = 'commands: signups | approve <id> | reject <id> | access <mobile> key=0|1 ... | feature <org_id> <switch> on|off | dues [<org_id>] [YYYY-MM-DD] | device-policy <org_id> [offline_lock_days=N] [lock_on_sim_change=on|off] [auto_lock_days_overdue=N] [auto_unlock_when_paid=on|off] | upi <mobile> <vpa>|none';
+export const OPERATOR_USAGE = 'commands: signups | approve <id> | reject <id> | access <mobile> key=0|1 ... | feature <org_id> <switch> on|off | dues [<org_id>] [YYYY-MM-DD] | device-policy <org_id> [offline_lock_days=N] [lock_on_sim_change=on|off] [auto_lock_days_overdue=N] [auto_unlock_when_paid=on|off] | keys <mobile> <product_type> <quantity> [transfer id] | upi <mobile> <vpa>|none | audit [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--org N] (CSV)';
 
+/**
+ * Runs one operator command. On PostgreSQL the API nodes are told afterwards (the events channel, as a network
+ * change): a switch, a block or an account change is then read again by every node at once, whichever machine
+ * the command ran on. In the server (the PGlite route) the route does the same in-process.
+ */
 export async function runOperatorCommand(db: Database, args: string[], print: (line: string) => void = console.log): Promise<number> {
+  const code = await runCommand(db, args, print);
+  if (db.driver === 'postgres') {
+    await db.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, JSON.stringify({ from: 'operator', message: { type: 'network', user_ids: [], access: true } })]).catch(() => undefined);
+  }
+  return code;
+}
+
+async function runCommand(db: Database, args: string[], print: (line: string) => void): Promise<number> {
   const [command, ...rest] = args;
   const users = createUsersRepository(db);
   // The operator decides on requests; filing them (the only use of appOrgId) happens in the API.
   const signups = createSignupsService({ db, users, signups: createSignupRepository(db), appOrgId: 0 });
+  // Changes of switches and accounts leave an audit row, whichever way the command arrived.
+  const audit = createAuditService({ audit: createAuditRepository(db) });
   switch (command) {
     case 'signups': {
       const pending = await signups.pending();
@@ -26,6 +51,7 @@ export async function runOperatorCommand(db: Database, args: string[], print: (l
       const id = Number(rest[0]);
       if (!Number.isInteger(id)) return fail(print, `usage: ${command} <signup id>`);
       const outcome = await signups.decide(id, command);
+      if (outcome.done) await audit.recordOperator(`operator.signup_${command}`, {}, { signup_id: id });
       print(outcome.text);
       return outcome.done ? 0 : 1;
     }
@@ -42,8 +68,12 @@ export async function runOperatorCommand(db: Database, args: string[], print: (l
         else if ((LOCK_ACCESS_KEYS as readonly string[]).includes(key!)) lockAccess[key!] = value;
         else return fail(print, `${key}: not one of ${[...USER_ACCESS_KEYS, ...LOCK_ACCESS_KEYS].join(', ')}`);
       }
-      if (Object.keys(userAccess).length) await users.setAccess(user.id, 'user_access', userAccess);
-      if (Object.keys(lockAccess).length) await users.setAccess(user.id, 'lock_access', lockAccess);
+      // Each change and its audit row in one transaction: neither without the other.
+      await db.transaction(async (tx) => {
+        if (Object.keys(userAccess).length) await users.setAccess(user.id, 'user_access', userAccess, tx);
+        if (Object.keys(lockAccess).length) await users.setAccess(user.id, 'lock_access', lockAccess, tx);
+        await audit.recordOperator('operator.access', { orgId: user.org_id, accountId: user.account_id, userId: user.id }, { user_access: userAccess, lock_access: lockAccess }, tx);
+      });
       print(`Updated access of ${user.mobile}.`);
       return 0;
     }
@@ -52,7 +82,11 @@ export async function runOperatorCommand(db: Database, args: string[], print: (l
       if (!(ORG_FEATURE_KEYS as readonly string[]).includes(feature ?? '') || (state !== 'on' && state !== 'off')) {
         return fail(print, `usage: feature <org_id> <${ORG_FEATURE_KEYS.join('|')}> on|off`);
       }
-      const changed = await createOrgRepository(db).setFeature(Number(org), feature as OrgFeatureKey, state === 'on');
+      const changed = await db.transaction(async (tx) => {
+        if (!(await createOrgRepository(tx).setFeature(Number(org), feature as OrgFeatureKey, state === 'on', tx))) return false;
+        await audit.recordOperator('operator.feature', { orgId: Number(org) }, { feature, on: state === 'on' }, tx);
+        return true;
+      });
       if (!changed) return fail(print, `No organisation ${org}.`);
       print(`Organisation ${org}: ${feature} ${state}.`);
       return 0;
@@ -86,15 +120,43 @@ export async function runOperatorCommand(db: Database, args: string[], print: (l
         values.push(kind === 'switch' ? value === 'on' : Number(value));
         sets.push(`${key} = $${values.length}`);
       }
+      let row: unknown;
       try {
-        if (sets.length) await db.query(`UPDATE organizations SET ${sets.join(', ')} WHERE id = $1`, values);
-      } catch {
+        row = await db.transaction(async (tx) => {
+          const updated = sets.length ? (await tx.query(`UPDATE organizations SET ${sets.join(', ')} WHERE id = $1`, values)).rowCount : 0;
+          if (updated) await audit.recordOperator('operator.device_policy', { orgId: Number(org) }, { settings: pairs }, tx);
+          return (await tx.query('SELECT offline_lock_days, lock_on_sim_change, auto_lock_days_overdue, auto_unlock_when_paid FROM organizations WHERE id = $1', [Number(org)])).rows[0];
+        });
+      } catch (error) {
+        if (!isRefusedValue(error)) throw error;
         return fail(print, 'A value is out of range (offline_lock_days 1-365, auto_lock_days_overdue 0-365).');
       }
-      const row = (await db.query('SELECT offline_lock_days, lock_on_sim_change, auto_lock_days_overdue, auto_unlock_when_paid FROM organizations WHERE id = $1', [Number(org)])).rows[0];
       if (!row) return fail(print, `No organisation ${org}.`);
       print(`Organisation ${org}: ${JSON.stringify(row)}`);
       return 0;
+    }
+    case 'keys': {
+      // keys <mobile> <product_type> <quantity> [transfer id]: the operator's top-up of a member's keys. The
+      // transfer id (default: a new one) makes a repeated command move keys once.
+      const [mobile, type, count, id] = rest;
+      const quantity = Number(count);
+      const productType = Number(type);
+      if (!mobile || !Number.isInteger(productType) || productType < 0 || !Number.isInteger(quantity) || quantity < 1 || quantity > 100_000 || (id !== undefined && !UUID.test(id))) {
+        return fail(print, 'usage: keys <+91 mobile> <product_type> <quantity 1-100000> [transfer id (uuid)]');
+      }
+      const network = createNetworkService({ db, users, network: createNetworkRepository(db) });
+      try {
+        const transfer = await db.transaction(async (tx) => {
+          const done = await network.topUp(mobile, productType, quantity, id ?? randomUUID(), tx);
+          await audit.recordOperator('operator.keys_topup', { userId: done.to_user_id }, { transfer_id: done.id, product_type: productType, quantity }, tx);
+          return done;
+        });
+        print(`Keys topped up: ${quantity} of product type ${productType} to ${mobile} (transfer ${transfer.id}).`);
+        return 0;
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'NOT_FOUND') return fail(print, `No user with mobile ${mobile}.`);
+        throw error;
+      }
     }
     case 'upi': {
       // The retailer's UPI address, shown as a payment QR on their customers' lock screens.
@@ -102,16 +164,39 @@ export async function runOperatorCommand(db: Database, args: string[], print: (l
       const user = mobile ? await users.findByMobile(mobile) : undefined;
       if (!user || !vpa) return fail(print, 'usage: upi <+91 mobile of an existing user> <vpa>|none');
       try {
-        await db.query('UPDATE users SET upi_vpa = $2 WHERE id = $1', [user.id, vpa === 'none' ? null : vpa]);
-      } catch {
+        await db.transaction(async (tx) => {
+          await tx.query('UPDATE users SET upi_vpa = $2 WHERE id = $1', [user.id, vpa === 'none' ? null : vpa]);
+          await audit.recordOperator('operator.upi', { orgId: user.org_id, accountId: user.account_id, userId: user.id }, { vpa }, tx);
+        });
+      } catch (error) {
+        if (!isRefusedValue(error)) throw error;
         return fail(print, `${vpa}: not a UPI address (name@bank).`);
       }
       print(`UPI address of ${user.mobile}: ${vpa}.`);
       return 0;
     }
+    case 'audit': {
+      // audit [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--org N]: the log as CSV, oldest first.
+      const filter: { from?: string; to?: string; orgId?: number } = {};
+      for (let i = 0; i < rest.length; i += 2) {
+        const [flag, value = ''] = [rest[i], rest[i + 1]];
+        if ((flag === '--from' || flag === '--to') && isCalendarDate(value)) filter[flag === '--from' ? 'from' : 'to'] = value;
+        else if (flag === '--org' && /^[0-9]{1,9}$/.test(value)) filter.orgId = Number(value);
+        else return fail(print, 'usage: audit [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--org N]');
+      }
+      await audit.exportCsv(filter, print);
+      return 0;
+    }
     default:
       return fail(print, OPERATOR_USAGE);
   }
+}
+
+/** A real YYYY-MM-DD day from 1900 to 2199 (not 2026-02-31). */
+function isCalendarDate(value: string): boolean {
+  if (!/^(19|20|21)[0-9]{2}-[0-9]{2}-[0-9]{2}$/.test(value)) return false;
+  const day = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === value;
 }
 
 function fail(print: (line: string) => void, message: string): number {

@@ -1,7 +1,13 @@
 /** X-EMM-Auth-Session values already used, shared by every API node so a replay fails on any of them. */
-import type { Queryable } from '../../db/database.ts';
+import type { Database } from '../../db/database.ts';
 
-export function createEmmSeenRepository(db: Queryable) {
+/**
+ * Written without waiting for the disk (Database.relaxed): a PostgreSQL crash could forget the last fraction
+ * of a second of values, which a replay would then have to hit within that instant; every node still sees
+ * every value at once.
+ */
+export function createEmmSeenRepository(database: Pick<Database, 'relaxed'>) {
+  const db = database.relaxed;
   return {
     /** Records a value; false when it was seen before. */
     async remember(value: string): Promise<boolean> {

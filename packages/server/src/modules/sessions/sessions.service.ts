@@ -1,6 +1,6 @@
 /** The retailer's own sessions: listed with the current one marked, and ended one by one or all others. */
 import { AppError } from '../../errors.ts';
-import type { SessionItem } from '../../contract/sessions.ts';
+import type { SessionItem } from '@kisht/contract/sessions';
 import type { SessionsRepository } from './sessions.repository.ts';
 
 export function createSessionsService(sessions: SessionsRepository) {
