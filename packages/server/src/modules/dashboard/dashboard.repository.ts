@@ -12,28 +12,27 @@ export function createDashboardRepository(db: Queryable) {
       );
       return res.rows;
     },
+    /** Open instalments due today and overdue, from the sums kept by the instalments' triggers (migration 024). */
     async dues(accountId: number, retailerId: number | null, today: string) {
       const res = await db.query<{ due_today: number; due_today_paise: string; overdue: number; overdue_paise: string }>(
-        `SELECT count(*) FILTER (WHERE e.due_date = $3::date)::int AS due_today,
-                coalesce(sum(e.amount_paise + e.penalty_paise - e.paid_paise) FILTER (WHERE e.due_date = $3::date), 0)::bigint::text AS due_today_paise,
-                count(*) FILTER (WHERE e.due_date < $3::date)::int AS overdue,
-                coalesce(sum(e.amount_paise + e.penalty_paise - e.paid_paise) FILTER (WHERE e.due_date < $3::date), 0)::bigint::text AS overdue_paise
-           FROM emi_instalments e JOIN customers c ON c.id = e.customer_id
-          WHERE e.account_id = $1 AND ($2::int IS NULL OR c.retailer_id = $2) AND e.due_date <= $3::date
-            AND e.paid_paise < e.amount_paise + e.penalty_paise AND c.install_status NOT IN (3, 5)`,
+        `SELECT coalesce(sum(instalments) FILTER (WHERE due_date = $3::date), 0)::int AS due_today,
+                coalesce(sum(outstanding_paise) FILTER (WHERE due_date = $3::date), 0)::bigint::text AS due_today_paise,
+                coalesce(sum(instalments) FILTER (WHERE due_date < $3::date), 0)::int AS overdue,
+                coalesce(sum(outstanding_paise) FILTER (WHERE due_date < $3::date), 0)::bigint::text AS overdue_paise
+           FROM dues_summaries
+          WHERE account_id = $1 AND ($2::int IS NULL OR retailer_id = $2) AND due_date <= $3::date`,
         [accountId, retailerId, today],
       );
       const r = res.rows[0]!;
       return { due_today: r.due_today, due_today_paise: Number(r.due_today_paise), overdue: r.overdue, overdue_paise: Number(r.overdue_paise) };
     },
-    /** Net collections per India date from `from` to `to` (payments minus reversals). */
+    /** Net collections per India date from `from` to `to` (payments minus reversals), from the ledger's kept day sums. */
     async collections(accountId: number, retailerId: number | null, from: string, to: string) {
       const res = await db.query<{ day: string; amount: string }>(
-        `SELECT to_char((p.created_at AT TIME ZONE 'Asia/Kolkata')::date, 'YYYY-MM-DD') AS day, sum(p.amount_paise)::bigint::text AS amount
-           FROM payments p JOIN customers c ON c.id = p.customer_id
-          WHERE p.account_id = $1 AND ($2::int IS NULL OR c.retailer_id = $2)
-            AND p.created_at >= ($3::date::timestamp AT TIME ZONE 'Asia/Kolkata') AND p.created_at < (($4::date + 1)::timestamp AT TIME ZONE 'Asia/Kolkata')
-          GROUP BY 1`,
+        `SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(amount_paise)::bigint::text AS amount
+           FROM collection_days
+          WHERE account_id = $1 AND ($2::int IS NULL OR retailer_id = $2) AND day BETWEEN $3::date AND $4::date
+          GROUP BY day`,
         [accountId, retailerId, from, to],
       );
       return new Map(res.rows.map((r) => [r.day, Number(r.amount)]));

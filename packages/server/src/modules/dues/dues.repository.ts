@@ -57,6 +57,14 @@ export function createDuesRepository(db: Queryable) {
         [rule.org_id, day, JSON.stringify(stats), rule.auto_lock_days_overdue],
       );
     },
+    /**
+     * Drops the dues summary rows whose slots net to nothing (days paid in full, loans moved or closed), so the
+     * dashboard's sum reads the days still owed, not the whole history. A writer's later change to such a row
+     * inserts it again; one that holds it uncommitted makes the delete wait and then see its result.
+     */
+    async pruneDuesSummaries(): Promise<number> {
+      return (await db.query('DELETE FROM dues_summaries WHERE instalments = 0 AND outstanding_paise = 0')).rowCount;
+    },
     /** One penalty per instalment once it is past its grace days and still unpaid, written to the penalty ledger in the same statement. */
     async applyPenalties(rule: DuesRule, day: string, q: Queryable): Promise<number> {
       if (rule.penalty_kind === 'none' || rule.penalty_value === 0) return 0;

@@ -58,6 +58,7 @@ export function createDuesService(deps: { db: Database; dues: DuesRepository; lo
           failures.push(error);
         }
       }
+      if (done.size > 0) await dues.pruneDuesSummaries();
       if (failures.length > 0) throw new AggregateError(failures, `dues run failed for ${failures.length} organisation(s)`);
       return done;
     },
