@@ -10,7 +10,11 @@ export interface QueryResult<T> {
 }
 
 export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+  /**
+   * `prepared` names a statement that runs on every request: node-postgres parses and plans it once per
+   * connection instead of each time. Only for fixed SQL text; PGlite ignores it.
+   */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], prepared?: string): Promise<QueryResult<T>>;
 }
 
 export interface Database extends Queryable {
@@ -72,14 +76,14 @@ class PostgresDatabase implements Database {
     private readonly relaxedPool: pg.Pool,
   ) {
     this.relaxed = {
-      async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
-        const res = await relaxedPool.query(sql, params);
+      async query<T>(sql: string, params: unknown[] = [], prepared?: string): Promise<QueryResult<T>> {
+        const res = await relaxedPool.query(prepared ? { name: prepared, text: sql, values: params } : { text: sql, values: params });
         return { rows: res.rows as T[], rowCount: res.rowCount ?? res.rows.length };
       },
     };
   }
-  async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
-    const res = await this.pool.query(sql, params);
+  async query<T>(sql: string, params: unknown[] = [], prepared?: string): Promise<QueryResult<T>> {
+    const res = await this.pool.query(prepared ? { name: prepared, text: sql, values: params } : { text: sql, values: params });
     return { rows: res.rows as T[], rowCount: res.rowCount ?? res.rows.length };
   }
   async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
@@ -94,8 +98,8 @@ class PostgresDatabase implements Database {
     try {
       await client.query('BEGIN');
       const result = await work({
-        async query<R>(sql: string, params: unknown[] = []) {
-          const res = await client.query(sql, params);
+        async query<R>(sql: string, params: unknown[] = [], prepared?: string) {
+          const res = await client.query(prepared ? { name: prepared, text: sql, values: params } : { text: sql, values: params });
           return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
         },
       });

@@ -11,7 +11,7 @@ export function createEmmSeenRepository(database: Pick<Database, 'relaxed'>) {
   return {
     /** Records a value; false when it was seen before. */
     async remember(value: string): Promise<boolean> {
-      const res = await db.query('INSERT INTO emm_auth_seen (value) VALUES ($1) ON CONFLICT DO NOTHING', [value]);
+      const res = await db.query('INSERT INTO emm_auth_seen (value) VALUES ($1) ON CONFLICT DO NOTHING', [value], 'emm_seen_remember');
       return res.rowCount > 0;
     },
     async forgetOlderThan(seconds: number): Promise<void> {
