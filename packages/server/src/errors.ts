@@ -56,6 +56,11 @@ const STATUS: Record<ErrorCode, number> = {
   ENROLMENT_STARTED: 409,
   /** A payment QR image with no readable QR code, or one that is not a UPI payment link. */
   QR_NOT_UPI: 400,
+  PRICE_UNAVAILABLE: 409,
+  GATEWAY_NOT_CONFIGURED: 409,
+  SIGNATURE_INVALID: 401,
+  CLAIM_DECIDED: 409,
+  ORDER_KEY_REUSED: 409,
   /** The database (or another service the request needs) is unreachable for now; Retry-After says when to try again. */
   SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,
