@@ -9,7 +9,7 @@ import { RELEASE_ACTIONS, type CheckInBody, type CheckInReply, type CommandMessa
 import { seal, unseal } from '@kisht/protocol/signing';
 import { deviceIdOfEventTopic } from '@kisht/protocol/topics';
 import type { Database, Queryable } from '../../db/database.ts';
-import type { CommandRow, DeviceRow, DevicesRepository } from './devices.repository.ts';
+import type { CheckInState, CommandRow, DeviceRow, DevicesRepository } from './devices.repository.ts';
 import type { Notify } from '../events/events.bus.ts';
 import { groupRunner, type Settled } from '../../shared/groups.ts';
 
@@ -54,6 +54,14 @@ export function toMessage(row: CommandRow): CommandMessage {
     v: 1, id: row.id, seq: row.seq, type: row.type as CommandMessage['type'], payload: row.payload as CommandMessage['payload'],
     issued_at: row.created_at.toISOString(), expires_at: row.expires_at.toISOString(),
   };
+}
+
+/** Whether two JSON values are the same, object keys in any order (jsonb keeps its own order). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }
 
 export function createCommandChannel(deps: {
@@ -444,45 +452,63 @@ export function createCommandChannel(deps: {
     /** Set by the devices service: what a SIM change means (record it, maybe lock). */
     onSimChange: async (_device: DeviceRow, _old: Sim[], _new: Sim[], _location: unknown, _at: string, _take: (tx: Queryable) => Promise<boolean>): Promise<boolean> => false,
 
-    /** HTTPS check-in: record what the phone says, take its offline log, answer with what it should do. */
+    /**
+     * HTTPS check-in: record what the phone says, take its offline log, answer with what it should do. `device` is
+     * the row as just read (the device's credentials are checked against it): what the phone reports is compared
+     * with it. A check-in that brings nothing new (the usual one: nothing the phone finished is still open here,
+     * and its screen agrees with the customer's lock status) writes only its time, in one statement and no
+     * transaction, and one that brings a new battery level or location writes it in one statement too.
+     */
     async checkIn(device: DeviceRow, body: CheckInBody): Promise<CheckInReply> {
-      const policy = await devices.orgPolicy(device.org_id);
-      const finished = await db.transaction(async (tx) => {
-        const reported: Record<string, unknown> = { locked: body.locked };
-        for (const key of ['battery', 'app_version', 'sims', 'location'] as const) if (body[key] !== undefined && body[key] !== null) reported[key] = body[key];
-        await devices.report(device.id, reported, true, tx);
-        if (body.log?.length) await applyLog(device, body.log, tx);
-        // Outcomes the phone recorded: a report lost on its way (a server or broker that went down) is taken here.
-        const rows: CommandRow[] = [];
-        for (const outcome of body.recent ?? []) {
-          if (outcome.seq > body.last_seq) continue;
-          const row = await advanceIn(device.id, outcome.id, outcome.state, outcome.result, tx);
-          if (row) rows.push(row);
-        }
-        // With no lock or unlock still on its way, the phone's own screen is the truth (a self-lock is not the retailer's
-        // lock), unless this check-in is older than a lock or unlock the phone has since confirmed (it came late).
-        if (!body.self_locked && !(await devices.openLockCommand(device.id, tx)) && !(await devices.lockDoneAbove(device.id, body.last_seq, tx))) {
-          await devices.setLockStatus(device.customer_id, body.locked, tx);
-        }
-        return rows;
-      });
-      afterCommit(finished);
+      const reported: Record<string, unknown> = { locked: body.locked };
+      for (const key of ['battery', 'app_version', 'sims', 'location'] as const) if (body[key] !== undefined && body[key] !== null) reported[key] = body[key];
+      // Outcomes the phone recorded: a report lost on its way (a server or broker that went down) is taken here.
+      const recent = (body.recent ?? []).filter((outcome) => outcome.seq <= body.last_seq);
+      let state = await devices.checkInState(device, body.last_seq, [...new Set(recent.map((o) => o.id))]);
+      // With no lock or unlock still on its way, the phone's own screen is the truth (a self-lock is not the retailer's
+      // lock), unless this check-in is older than a lock or unlock the phone has since confirmed (it came late).
+      const screenDecides = (s: CheckInState) => !body.self_locked && !s.lockCommand && !s.lockDoneAbove;
+      // An outcome of a command already finished here changes nothing (a finished command never moves again).
+      const unsettled = new Set(state.unsettled);
+      if (body.log?.length || unsettled.size > 0 || (screenDecides(state) && state.lockStatus !== (body.locked ? 1 : 0))) {
+        const taken = await db.transaction(async (tx) => {
+          await devices.report(device.id, reported, true, tx);
+          if (body.log?.length) await applyLog(device, body.log, tx);
+          const rows: CommandRow[] = [];
+          for (const outcome of recent) {
+            if (!unsettled.has(outcome.id)) continue;
+            const row = await advanceIn(device.id, outcome.id, outcome.state, outcome.result, tx);
+            if (row) rows.push(row);
+          }
+          // Read again after what this check-in finished; the answer is made from it too.
+          const after = await devices.checkInState(device, body.last_seq, [], tx);
+          if (screenDecides(after)) {
+            await devices.setLockStatus(device.customer_id, body.locked, tx);
+            after.lockStatus = body.locked ? 1 : 0;
+          }
+          return { rows, after };
+        });
+        afterCommit(taken.rows);
+        state = taken.after;
+      } else if (device.want_location || Object.entries(reported).some(([key, value]) => !sameJson(device.reported[key], value))) {
+        await devices.report(device.id, reported, true);
+      } else {
+        await devices.checkedIn(device.id);
+      }
       // events: the phone's own lock state (or a code in its log) may have moved the customer's
       if (device.reported.locked !== body.locked || body.log?.length) deps.notify?.({ type: 'customer', customer_ids: [device.customer_id] });
-      const open = await devices.openAbove(device.id, body.last_seq);
-      const customer = (await db.query<{ lock_status: number }>('SELECT lock_status FROM customers WHERE id = $1', [device.customer_id])).rows[0]!;
+      const open = state.open;
       // The latest lock or unlock not yet confirmed decides, even one the phone has already carried out (its
       // report may still be on the way): otherwise the answer could undo a lock the phone has just applied.
-      const lastLockCommand = await devices.openLockCommand(device.id);
-      const locked = lastLockCommand ? lastLockCommand.type === 'lock' : customer.lock_status === 1;
+      const locked = state.lockCommand ? state.lockCommand.type === 'lock' : state.lockStatus === 1;
       // Commands the phone has not acknowledged yet count as sent once they go out with this answer.
       await devices.markSent(open.filter((row) => row.state === 'queued').map((row) => row.id));
       return {
         desired: { locked, lock_screen: locked ? await deps.lockScreen(device.customer_id) : null },
         commands: open.map((row) => seal(device.offline_secret, toMessage(row))),
         next_check_in_seconds: deps.checkInSeconds,
-        offline_lock_days: policy.offline_lock_days,
-        org_name: policy.name,
+        offline_lock_days: state.offlineLockDays,
+        org_name: state.orgName,
         server_time: new Date().toISOString(),
         want_location: device.want_location,
       };

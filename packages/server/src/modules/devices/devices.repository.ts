@@ -42,6 +42,18 @@ export interface DeviceRow {
   created_at: Date;
 }
 
+/** What a check-in reads before it decides whether anything needs writing (see checkInState). */
+export interface CheckInState {
+  offlineLockDays: number;
+  orgName: string;
+  lockStatus: number;
+  lockDoneAbove: boolean;
+  /** Ids of the phone's finished commands that are still open here. */
+  unsettled: string[];
+  open: CommandRow[];
+  lockCommand: CommandRow | undefined;
+}
+
 const COMMAND_COLUMNS = `id, device_id, customer_id, account_id, seq, type, payload, state, result, origin, batch_id, created_at, sent_at,
   delivered_at, finished_at, expires_at`;
 const DEVICE_COLUMNS = `id, customer_id, org_id, account_id, offline_secret, imei1, imei2, serial_number, sims, reported, last_event_n,
@@ -135,21 +147,39 @@ export function createDevicesRepository(db: Queryable) {
       )).rows;
     },
 
-    /** The newest lock or unlock the phone has not confirmed (it decides the desired lock state). */
-    async openLockCommand(deviceId: string, q: Queryable = db): Promise<CommandRow | undefined> {
-      return (await q.query<CommandRow>(
-        `SELECT ${COMMAND_COLUMNS} FROM device_commands WHERE device_id = $1 AND type IN ('lock', 'unlock') AND state IN ('queued', 'sent', 'delivered')
-           AND expires_at > now() ORDER BY seq DESC LIMIT 1`,
-        [deviceId],
-      )).rows[0];
-    },
-
-    /** Whether a lock or unlock after the phone's `lastSeq` is already done: a check-in older than that result. */
-    async lockDoneAbove(deviceId: string, lastSeq: number, q: Queryable = db): Promise<boolean> {
-      return ((await q.query(
-        `SELECT 1 FROM device_commands WHERE device_id = $1 AND type IN ('lock', 'unlock') AND state = 'done' AND seq > $2 LIMIT 1`,
-        [deviceId, lastSeq],
-      )).rowCount ?? 0) > 0;
+    /**
+     * What a check-in reads, in one statement: the organisation's offline lock days and name; the customer's lock
+     * status; the device's open commands above the phone's `lastSeq` (in seq order, 100 at most); the newest lock
+     * or unlock the phone has not confirmed, of any seq (it decides the desired lock state); whether a lock or
+     * unlock above `lastSeq` is already done (the check-in is older than that result); and which of `recentIds`,
+     * the commands the phone says it finished, are still open here (only those have an outcome to take).
+     */
+    async checkInState(device: Pick<DeviceRow, 'id' | 'customer_id' | 'org_id'>, lastSeq: number, recentIds: readonly string[], q: Queryable = db): Promise<CheckInState> {
+      const res = await q.query<CommandRow & { offline_lock_days: number; org_name: string; lock_status: number; lock_done_above: boolean; unsettled: string[]; part: 'open' | 'lock' | null }>(
+        `SELECT g.offline_lock_days, g.name AS org_name, c.lock_status,
+                EXISTS (SELECT 1 FROM device_commands WHERE device_id = $1 AND type IN ('lock', 'unlock') AND state = 'done' AND seq > $3) AS lock_done_above,
+                ARRAY(SELECT id::text FROM device_commands WHERE device_id = $1 AND id = ANY($4::uuid[]) AND state IN ('queued', 'sent', 'delivered')) AS unsettled,
+                o.*
+           FROM customers c JOIN organizations g ON g.id = $5
+           LEFT JOIN ((SELECT 'open' AS part, ${COMMAND_COLUMNS} FROM device_commands WHERE device_id = $1 AND seq > $3 AND state IN ('queued', 'sent', 'delivered')
+                         AND expires_at > now() ORDER BY seq LIMIT 100)
+                      UNION ALL
+                      (SELECT 'lock' AS part, ${COMMAND_COLUMNS} FROM device_commands WHERE device_id = $1 AND type IN ('lock', 'unlock') AND state IN ('queued', 'sent', 'delivered')
+                         AND expires_at > now() ORDER BY seq DESC LIMIT 1)) o ON true
+          WHERE c.id = $2`,
+        [device.id, device.customer_id, lastSeq, recentIds, device.org_id],
+      );
+      const first = res.rows[0]!;
+      const command = ({ offline_lock_days: _days, org_name: _name, lock_status: _status, lock_done_above: _done, unsettled: _unsettled, part: _part, ...row }: (typeof res.rows)[number]) => row as CommandRow;
+      return {
+        offlineLockDays: first.offline_lock_days,
+        orgName: first.org_name,
+        lockStatus: first.lock_status,
+        lockDoneAbove: first.lock_done_above,
+        unsettled: first.unsettled,
+        open: res.rows.filter((r) => r.part === 'open').map(command).sort((a, b) => a.seq - b.seq),
+        lockCommand: res.rows.filter((r) => r.part === 'lock').map(command)[0],
+      };
     },
 
     /** When the latest lock or unlock was confirmed, if ever. */
@@ -250,15 +280,6 @@ export function createDevicesRepository(db: Queryable) {
       )).rows;
     },
 
-    /** Commands not finished with seq above the phone's last, in seq order (check-in). */
-    async openAbove(deviceId: string, lastSeq: number): Promise<CommandRow[]> {
-      return (await db.query<CommandRow>(
-        `SELECT ${COMMAND_COLUMNS} FROM device_commands WHERE device_id = $1 AND seq > $2 AND state IN ('queued', 'sent', 'delivered')
-           AND expires_at > now() ORDER BY seq LIMIT 100`,
-        [deviceId, lastSeq],
-      )).rows;
-    },
-
     async commands(customerId: number, limit = 50) {
       return (await db.query<CommandRow>(`SELECT ${COMMAND_COLUMNS} FROM device_commands WHERE customer_id = $1 ORDER BY created_at DESC, seq DESC LIMIT $2`, [customerId, limit])).rows;
     },
@@ -334,6 +355,11 @@ export function createDevicesRepository(db: Queryable) {
         `UPDATE devices SET reported = reported || $2::jsonb${checkIn ? ', last_check_in_at = now(), want_location = false' : ''} WHERE id = $1`,
         [deviceId, JSON.stringify(reported)],
       );
+    },
+
+    /** A check-in that brought nothing new: only its time is written. */
+    async checkedIn(deviceId: string): Promise<void> {
+      await db.query('UPDATE devices SET last_check_in_at = now() WHERE id = $1', [deviceId]);
     },
 
     async setSims(deviceId: string, sims: Sim[], q: Queryable = db): Promise<void> {
