@@ -22,7 +22,9 @@ describe('migrations', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+    // A new data folder runs initdb and every migration (no template here, on purpose): on a loaded CI machine
+    // that alone can take most of the default 30 s.
+  }, 120_000);
 
   it('are numbered files split into statements without comment lines', async () => {
     const names = await listMigrations();
