@@ -47,6 +47,11 @@ export interface LockScreen {
   message: string | null;
   /** The customer's language when the retailer set one; otherwise the phone's own. */
   language: string | null;
+  /**
+   * The organisation takes payments through its gateway: the phone offers "Pay now" (POST /api/device/pay_order).
+   * Absent in lock screens written before it existed (queued commands, a phone's stored screen): no button.
+   */
+  pay_now?: boolean;
 }
 
 export type CommandPayload =

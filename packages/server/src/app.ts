@@ -61,6 +61,13 @@ import { createLicensesRepository } from './modules/licenses/licenses.repository
 import { createEmiRepository } from './modules/emi/emi.repository.ts';
 import { createEmiService } from './modules/emi/emi.service.ts';
 import { emiRoutes } from './modules/emi/emi.routes.ts';
+import { createPaymentsRepository } from './modules/payments/payments.repository.ts';
+import { createPaymentsService } from './modules/payments/payments.service.ts';
+import { paymentsRoutes } from './modules/payments/payments.routes.ts';
+import { createPaymentGateway } from './providers/payments/create-gateway.ts';
+import { createPaymentClaimsRepository } from './modules/payment-claims/payment-claims.repository.ts';
+import { createPaymentClaimsService } from './modules/payment-claims/payment-claims.service.ts';
+import { paymentClaimsRoutes } from './modules/payment-claims/payment-claims.routes.ts';
 import { createFileStore } from './modules/documents/file-store.ts';
 import { createDashboardRepository } from './modules/dashboard/dashboard.repository.ts';
 import { createDevicesRepository } from './modules/devices/devices.repository.ts';
@@ -262,6 +269,28 @@ export async function buildApp(config: Config, deps: AppDeps) {
       deliverAlert: async (caller, customerId, message, alertId) => (await devicesService.emiAlert(caller, customerId, message, alertId)).state,
     }),
   });
+  // Payments through a gateway (decision 015): webhooks are stored, then applied by a worker on every node that
+  // applies events; reconciliation asks the gateway about orders left pending. The phone's "Pay now" uses
+  // payments.createCustomerOrder.
+  const payments = createPaymentsService({
+    db, payments: createPaymentsRepository(db), gateway: createPaymentGateway(config), customers, network: networkRepository, users,
+    payInLedger: createEmiService({ db, emi: ledger, customers, customerRows: customersRepository, users, orgs }).payOldestFirstIn,
+    unlockPaid: (customerIds) => policies.unlockPaid(customerIds), sms: smsQueue, notify: events.notify, log: warn,
+    config: { orderMinutes: config.PAYMENT_ORDER_MINUTES, reconcileAfterMinutes: config.PAYMENT_RECONCILE_AFTER_MINUTES, applyEvents: config.PAYMENT_EVENTS_SECONDS > 0 },
+  });
+  await app.register(paymentsRoutes, { payments });
+  const stopPaymentEvents = config.PAYMENT_EVENTS_SECONDS > 0 ? startRepeating(() => payments.drain(), config.PAYMENT_EVENTS_SECONDS * 1000, (error) => app.log.error({ err: error }, 'payment events failed'), true) : () => undefined;
+  const stopReconcile = config.PAYMENT_RECONCILE_SECONDS > 0 ? startRepeating(() => payments.reconcile(), config.PAYMENT_RECONCILE_SECONDS * 1000, (error) => app.log.error({ err: error }, 'payment reconciliation failed')) : () => undefined;
+  // "I paid" and "Pay now" from the lock screen: a confirmed claim is a ledger payment like any other.
+  await app.register(paymentClaimsRoutes, {
+    claims: createPaymentClaimsService({
+      db, claims: createPaymentClaimsRepository(db), customers, orgs, notify: events.notify,
+      emi: createEmiService({ db, emi: ledger, customers, customerRows: customersRepository, users, orgs }),
+      afterPaid: (customerId) => policies.unlockPaid([customerId]),
+      payOrder: (customerId) => payments.createCustomerOrder(customerId, { createdBy: null }),
+    }),
+    authenticate: (header) => devicesService.authenticate(header),
+  });
   await app.register(localesRoutes, { cacheSeconds: CACHE_SECONDS.query });
   if (outbox) await app.register(devRoutes, { outbox: outbox.outbox });
   await app.register(operatorRoutes, { db, operatorKey: operatorKey(deps.secret), changed: () => sessions.forgetAll() });
@@ -290,6 +319,9 @@ export async function buildApp(config: Config, deps: AppDeps) {
   async function close() {
     stopDues();
     stopDeviceWork();
+    stopPaymentEvents();
+    stopReconcile();
+    await payments.stop();
     // Open streams end first: the server waits for no connection that never finishes on its own.
     await events.close();
     await smsQueue.stop();
@@ -299,6 +331,6 @@ export async function buildApp(config: Config, deps: AppDeps) {
     if (!deps.db) await db.close();
   }
 
-  return { app, db, broker, close, services: { events, auth, smsQueue, users, signups, sessions, orgs, customers, dues, devices: devicesService, policies, deviceWork } };
+  return { app, db, broker, close, services: { events, auth, smsQueue, users, signups, sessions, orgs, customers, dues, devices: devicesService, policies, deviceWork, payments } };
 }
 export type BuiltApp = Awaited<ReturnType<typeof buildApp>>;

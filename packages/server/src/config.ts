@@ -128,6 +128,20 @@ const schema = z
     APPLE_DEP_ACCESS_SECRET: z.string().optional(),
     /** Apple's Activation Lock escrow service (escrowKeyUnlock). */
     APPLE_ESCROW_URL: z.url().default('https://deviceservices-external.apple.com'),
+    /** The payment gateway (decision 015); unset, gateway orders answer GATEWAY_NOT_CONFIGURED whatever the organisations' switches say. */
+    PAYMENT_GATEWAY: z.enum(['razorpay']).optional(),
+    RAZORPAY_BASE_URL: z.url().default('https://api.razorpay.com'),
+    RAZORPAY_KEY_ID: z.string().min(1).optional(),
+    RAZORPAY_KEY_SECRET: z.string().min(1).optional(),
+    /** The secret set on the webhook in Razorpay's dashboard; X-Razorpay-Signature is keyed with it. */
+    RAZORPAY_WEBHOOK_SECRET: z.string().min(8).optional(),
+    /** How long a gateway order may be paid. */
+    PAYMENT_ORDER_MINUTES: z.coerce.number().int().min(15).max(10_080).default(60),
+    /** How often this node applies stored gateway events that are due (0: it only stores them; another node applies). */
+    PAYMENT_EVENTS_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
+    /** How often reconciliation asks the gateway about pending orders (0: off), and after how many minutes pending. */
+    PAYMENT_RECONCILE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+    PAYMENT_RECONCILE_AFTER_MINUTES: z.coerce.number().int().min(0).max(1440).default(5),
     /** Android Management API: the Google Cloud project; unset, the AMAPI routes answer FEATURE_OFF. */
     AMAPI_URL: z.url().default('https://androidmanagement.googleapis.com'),
     AMAPI_PROJECT_ID: z.string().regex(/^[a-z][a-z0-9-]{4,29}$/, 'must be a Google Cloud project id').optional(),
@@ -160,6 +174,10 @@ function crossCheck(raw: Record<string, string>): string[] {
   if (dep.some((k) => raw[k]) && !dep.every((k) => raw[k])) problems.push(`${dep.filter((k) => !raw[k]).join(', ')}: the DEP server token needs all four values`);
   if (Boolean(raw.APPLE_APNS_CERT_FILE) !== Boolean(raw.APPLE_APNS_KEY_FILE)) problems.push('APPLE_APNS_CERT_FILE, APPLE_APNS_KEY_FILE: give both or neither');
   if (raw.AMAPI_PROJECT_ID && !raw.AMAPI_SERVICE_ACCOUNT_FILE && !raw.AMAPI_TOKEN) problems.push('AMAPI_SERVICE_ACCOUNT_FILE: is required when AMAPI_PROJECT_ID is set (or AMAPI_TOKEN outside production)');
+  if (raw.PAYMENT_GATEWAY === 'razorpay') {
+    const missing = ['RAZORPAY_KEY_ID', 'RAZORPAY_KEY_SECRET', 'RAZORPAY_WEBHOOK_SECRET'].filter((k) => !raw[k]);
+    if (missing.length) problems.push(`${missing.join(', ')}: required when PAYMENT_GATEWAY=razorpay`);
+  }
   if (raw.APP_ENV === 'production' && raw.AMAPI_TOKEN) problems.push('AMAPI_TOKEN: a fixed token is not allowed in production (use AMAPI_SERVICE_ACCOUNT_FILE)');
   return problems;
 }

@@ -78,15 +78,19 @@ export function createDevicePolicies(deps: { db: Database; devices: DevicesRepos
     }
   }
 
-  /** Unlocks phones the dues policy locked once nothing is overdue, where the organisation wants that. */
-  async function unlockPaid(): Promise<number> {
+  /**
+   * Unlocks phones the dues policy locked once nothing is overdue, where the organisation wants that. A gateway
+   * payment asks for its customers at once (`customerIds`) instead of waiting for the next sweep.
+   */
+  async function unlockPaid(customerIds?: readonly number[]): Promise<number> {
     const rows = (await db.query<{ customer_id: number }>(
       `SELECT c.id AS customer_id FROM customers c JOIN organizations o ON o.id = c.org_id
-        WHERE o.auto_unlock_when_paid AND c.lock_status = 1
+        WHERE o.auto_unlock_when_paid AND c.lock_status = 1 ${customerIds ? 'AND c.id = ANY($1::int[])' : ''}
           AND (SELECT d.origin FROM device_commands d WHERE d.customer_id = c.id AND d.type IN ('lock', 'unlock') AND d.state = 'done' ORDER BY d.finished_at DESC LIMIT 1) = 'dues'
           AND NOT EXISTS (SELECT 1 FROM emi_instalments e WHERE e.customer_id = c.id AND e.due_date < (now() AT TIME ZONE 'Asia/Kolkata')::date AND e.paid_paise < e.amount_paise + e.penalty_paise)
           AND NOT EXISTS (SELECT 1 FROM device_commands d WHERE d.customer_id = c.id AND d.type = 'unlock' AND d.state IN ('queued', 'sent', 'delivered'))
         LIMIT 500`,
+      customerIds ? [[...customerIds]] : [],
     )).rows;
     for (const { customer_id } of rows) {
       const device = await devices.activeDevice(customer_id);

@@ -74,12 +74,12 @@ export function createDevicesService(deps: {
 
   /** What the lock screens of these customers show: amount due now, the retailer's UPI QR and contact. */
   async function lockScreens(customerIds: number[], q: Queryable = db, message: string | null = null): Promise<Map<number, LockScreen>> {
-    const res = await q.query<{ id: number; amount_due: string; retailer_name: string; retailer_mobile: string; upi_vpa: string | null; language: string | null; first_name: string; last_name: string }>(
+    const res = await q.query<{ id: number; amount_due: string; retailer_name: string; retailer_mobile: string; upi_vpa: string | null; language: string | null; first_name: string; last_name: string; pay_now: boolean }>(
       `SELECT c.id, coalesce((SELECT sum(e.amount_paise + e.penalty_paise - e.paid_paise) FROM emi_instalments e
                          WHERE e.customer_id = c.id AND e.due_date <= (now() AT TIME ZONE 'Asia/Kolkata')::date AND e.paid_paise < e.amount_paise + e.penalty_paise), 0) AS amount_due,
               coalesce(nullif(trim(r.first_name || ' ' || r.last_name), ''), r.mobile) AS retailer_name, r.mobile AS retailer_mobile, r.upi_vpa, c.language,
-              c.first_name, c.last_name
-         FROM customers c JOIN users r ON r.id = c.retailer_id WHERE c.id = ANY($1::int[])`,
+              c.first_name, c.last_name, coalesce((o.features->>'payment_gateway')::boolean, false) AS pay_now
+         FROM customers c JOIN users r ON r.id = c.retailer_id JOIN organizations o ON o.id = c.org_id WHERE c.id = ANY($1::int[])`,
       [customerIds],
     );
     return new Map(res.rows.map((row) => {
@@ -88,7 +88,8 @@ export function createDevicesService(deps: {
       const upi = row.upi_vpa
         ? `upi://pay?${new URLSearchParams({ pa: row.upi_vpa, pn: row.retailer_name, ...(amount > 0 ? { am: (amount / 100).toFixed(2) } : {}), cu: 'INR', tn: `EMI ${row.first_name} ${row.last_name}`.slice(0, 50) }).toString()}`
         : null;
-      return [row.id, { amount_due: amount, upi, retailer_name: row.retailer_name, retailer_mobile: row.retailer_mobile, message, language: row.language }];
+      // "Pay now" only where the organisation's gateway switch is on; "I paid" is offered on every lock screen.
+      return [row.id, { amount_due: amount, upi, retailer_name: row.retailer_name, retailer_mobile: row.retailer_mobile, message, language: row.language, pay_now: row.pay_now }];
     }));
   }
 

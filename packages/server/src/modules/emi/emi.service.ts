@@ -77,6 +77,31 @@ export function createEmiService(deps: EmiServiceDeps) {
     };
   }
 
+  /** The ledger half of a payment, in the caller's transaction: locks the loan, allocates, appends. */
+  async function payIn(
+    tx: Queryable,
+    caller: RequestAuth,
+    customerId: number,
+    choose: (open: InstalmentRow[], all: InstalmentRow[]) => { targets: InstalmentRow[]; amount: number },
+    method: string,
+    reference: string | undefined,
+    idempotencyKey: string | undefined,
+  ): Promise<number> {
+    await customerRows.lock(customerId, tx);
+    const all = await emi.instalments(customerId, tx, true);
+    const open = all.filter((i) => owed(i) > 0).sort((a, b) => (a.due_date === b.due_date ? a.number - b.number : a.due_date < b.due_date ? -1 : 1));
+    const { targets, amount } = choose(open, all);
+    if (amount > MAX_PAISE) throw new AppError('PAYMENT_TOO_LARGE', { details: [{ field: 'amount_paise', message: `at most ${MAX_PAISE} paise in one payment`, rule: 'amount_too_large' }] });
+    const { allocations, unallocatedPaise } = allocatePayment(targets.map((i) => ({ number: i.number, duePaise: owed(i) })), amount);
+    if (unallocatedPaise > 0) throw new AppError('PAYMENT_TOO_LARGE', { details: [{ field: 'amount_paise', message: `at most ${amount - unallocatedPaise} paise are due`, rule: 'amount_too_large' }] });
+    const byNumber = new Map(targets.map((i) => [i.number, i.id]));
+    return emi.record(
+      { customer_id: customerId, account_id: caller.accountId, kind: 'payment', amount_paise: amount, reverses_id: null, method, reference: reference ?? null, note: null, created_by: caller.userId, idempotency_key: idempotencyKey ?? null },
+      allocations.map((a) => ({ instalment_id: byNumber.get(a.number)!, amount_paise: a.paidPaise })),
+      tx,
+    );
+  }
+
   /**
    * Appends one payment for the chosen instalments (oldest due first) inside a transaction that locks the
    * loan. A repeated idempotency key returns the first payment's receipt instead of paying twice.
@@ -99,21 +124,7 @@ export function createEmiService(deps: EmiServiceDeps) {
     const repeated = await sameKeyEarlier();
     if (repeated) return receipt(caller, repeated);
     const paymentId = await db
-      .transaction(async (tx) => {
-        await customerRows.lock(customer.id, tx);
-        const all = await emi.instalments(customer.id, tx, true);
-        const open = all.filter((i) => owed(i) > 0).sort((a, b) => (a.due_date === b.due_date ? a.number - b.number : a.due_date < b.due_date ? -1 : 1));
-        const { targets, amount } = choose(open, all);
-        if (amount > MAX_PAISE) throw new AppError('PAYMENT_TOO_LARGE', { details: [{ field: 'amount_paise', message: `at most ${MAX_PAISE} paise in one payment`, rule: 'amount_too_large' }] });
-        const { allocations, unallocatedPaise } = allocatePayment(targets.map((i) => ({ number: i.number, duePaise: owed(i) })), amount);
-        if (unallocatedPaise > 0) throw new AppError('PAYMENT_TOO_LARGE', { details: [{ field: 'amount_paise', message: `at most ${amount - unallocatedPaise} paise are due`, rule: 'amount_too_large' }] });
-        const byNumber = new Map(targets.map((i) => [i.number, i.id]));
-        return emi.record(
-          { customer_id: customer.id, account_id: caller.accountId, kind: 'payment', amount_paise: amount, reverses_id: null, method, reference: reference ?? null, note: null, created_by: caller.userId, idempotency_key: idempotencyKey ?? null },
-          allocations.map((a) => ({ instalment_id: byNumber.get(a.number)!, amount_paise: a.paidPaise })),
-          tx,
-        );
-      })
+      .transaction((tx) => payIn(tx, caller, customer.id, choose, method, reference, idempotencyKey))
       .catch(async (error: unknown) => {
         // Two requests with the same key at once: the second loses the unique index and gets the first's receipt.
         const earlier = isUniqueViolation(error) ? await sameKeyEarlier() : undefined;
@@ -163,6 +174,18 @@ export function createEmiService(deps: EmiServiceDeps) {
     receipt,
 
     details,
+
+    /**
+     * Appends a payment of `amountPaise` (oldest due first) inside the caller's transaction, so whatever the
+     * payment settles (a confirmed "I paid" claim) commits with it or not at all. The caller has checked that
+     * the customer is theirs, and notifies (`emi`) after commit.
+     */
+    payOldestFirstIn(tx: Queryable, caller: RequestAuth, customerId: number, amountPaise: number, method: string, reference: string | null, idempotencyKey: string | null): Promise<number> {
+      return payIn(tx, caller, customerId, (open) => {
+        if (open.length === 0) throw new AppError('NOTHING_DUE');
+        return { targets: open, amount: amountPaise };
+      }, method, reference ?? undefined, idempotencyKey ?? undefined);
+    },
 
     payOne(caller: RequestAuth, body: PayOneBody): Promise<Receipt> {
       return pay(caller, body.customer_id, (open, all) => {
