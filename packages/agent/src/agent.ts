@@ -13,7 +13,7 @@ import {
   RECENT_OUTCOMES, RELEASE_ACTIONS, TOGGLE_ACTIONS, type CheckInBody, type CheckInReply, type CommandMessage, type CommandResult,
   type CommandOutcomeRecord, type DeviceEvent, type OfflineLogEntry, type Sim, type ToggleAction,
 } from '@kisht/protocol/messages';
-import { checkIn, enrolDevice, HttpError, NetworkDownError } from './device-api.ts';
+import { checkIn, enrolDevice, HttpError, NetworkDownError, requestPayOrder, sendPaymentClaim, type ClaimAnswer, type PayOrder } from './device-api.ts';
 import { parseEnrolmentPayload, type EnrolmentTarget } from './enrolment-payload.ts';
 import { initialState, type EmiAlert, type Identity, type PhoneState } from './state.ts';
 import type { StateStore } from './store.ts';
@@ -595,6 +595,32 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
   dismissAlert(): void {
     this.s.screen.emiAlert = null;
     this.save();
+  }
+
+  // ---- the lock screen's payment buttons ----
+
+  /** The HTTPS pair for a call the customer makes; without a network the button says so instead of waiting. */
+  private customerCall(): { server: string; username: string; password: string } {
+    const s = this.s;
+    if (!s.credentials || !s.server) throw new Error('the phone is not enrolled');
+    if (!this.online) throw new NetworkDownError();
+    return { server: s.server, username: s.credentials.username, password: s.credentials.password };
+  }
+
+  /** "Pay now": the gateway's order for what is owed now. Paying it unlocks nothing here: the server sends the unlock. */
+  payNow(): Promise<PayOrder> {
+    const { server, username, password } = this.customerCall();
+    return requestPayOrder(server, username, password);
+  }
+
+  /**
+   * "I paid" for a payment to the retailer's own UPI ID: the amount the lock screen shows, and the reference if
+   * the customer typed one. The shop confirms or rejects it; the phone stays locked until the server unlocks it.
+   */
+  claimPaid(reference?: string): Promise<ClaimAnswer> {
+    const { server, username, password } = this.customerCall();
+    const due = this.s.screen.lockScreen?.amount_due ?? 0;
+    return sendPaymentClaim(server, username, password, { ...(due > 0 ? { amount_paise: due } : {}), ...(reference ? { reference } : {}) });
   }
 
   // ---- offline codes and self-lock ----

@@ -1,4 +1,4 @@
-/** The phone's HTTPS calls: enrolment (no credentials) and check-in (Basic device credentials). */
+/** The phone's HTTPS calls: enrolment (no credentials); check-in and the lock screen's payment buttons (Basic device credentials). */
 import type { CheckInBody, CheckInReply, Sim } from '@kisht/protocol/messages';
 
 export class NetworkDownError extends Error {
@@ -64,4 +64,36 @@ export function enrolDevice(server: string, body: EnrolBody): Promise<EnrolAnswe
 
 export function checkIn(server: string, username: string, password: string, body: CheckInBody): Promise<CheckInReply> {
   return postJson<CheckInReply>(join(server, '/api/device/check-in'), body, { authorization: basicAuth(username, password) });
+}
+
+/** "Pay now": the gateway's order for what the customer owes now (POST /api/device/pay_order). */
+export interface PayOrder {
+  order_id: string;
+  amount_paise: number;
+  /** A `upi://pay` link for the amount, shown as a QR code. */
+  upi_link: string | null;
+  /** The gateway's hosted payment page, where it offers one. */
+  short_url: string | null;
+}
+
+/** "I paid": what the customer says was paid to the retailer's own UPI ID (POST /api/device/payment_claim). */
+export interface ClaimBody {
+  amount_paise?: number;
+  /** The UPI transaction reference the payer app showed. */
+  reference?: string;
+}
+
+export interface ClaimAnswer {
+  id: number;
+  status: 'open' | 'confirmed' | 'rejected';
+  amount_paise: number | null;
+  reference: string | null;
+}
+
+export function requestPayOrder(server: string, username: string, password: string): Promise<PayOrder> {
+  return postJson<PayOrder>(join(server, '/api/device/pay_order'), {}, { authorization: basicAuth(username, password) });
+}
+
+export function sendPaymentClaim(server: string, username: string, password: string, body: ClaimBody): Promise<ClaimAnswer> {
+  return postJson<ClaimAnswer>(join(server, '/api/device/payment_claim'), body, { authorization: basicAuth(username, password) });
 }

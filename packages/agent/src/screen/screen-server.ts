@@ -1,12 +1,14 @@
 /**
  * The virtual phone page: one HTML page, its state as JSON, live updates over server-sent events, and the
- * few inputs a customer (or a tester) has: a code, the network, a SIM swap, dismissing an alert, a reboot.
+ * few inputs a customer (or a tester) has: a code, "Pay now" and "I paid" on the lock screen, the network, a SIM
+ * swap, dismissing an alert, a reboot.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { CodeResult, DeviceAgent } from '../agent.ts';
-import { buildView } from './view.ts';
+import { HttpError, NetworkDownError } from '../device-api.ts';
+import { buildView, NO_PAYMENT, type PaymentPanel, type PaymentProblem } from './view.ts';
 import { phoneStrings } from './i18n.ts';
 
 export interface ScreenOptions {
@@ -48,6 +50,18 @@ function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
   });
 }
 
+/** What the customer is told when a payment button fails; the server's codes decide, not its English text. */
+function paymentProblem(error: unknown): PaymentProblem {
+  if (error instanceof NetworkDownError) return 'offline';
+  if (error instanceof HttpError) {
+    if (error.code === 'GATEWAY_NOT_CONFIGURED') return 'unavailable';
+    if (error.code === 'NOTHING_DUE') return 'nothingDue';
+    if (error.code === 'RATE_LIMITED') return 'tooSoon';
+    if (error.code === 'VALIDATION_FAILED') return 'badReference';
+  }
+  return 'failed';
+}
+
 function send(res: ServerResponse, status: number, body: unknown, type = 'application/json; charset=utf-8'): void {
   res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
   res.end(typeof body === 'string' ? body : JSON.stringify(body));
@@ -56,13 +70,19 @@ function send(res: ServerResponse, status: number, body: unknown, type = 'applic
 export async function startScreen(agent: DeviceAgent, options: ScreenOptions = {}): Promise<ScreenServer> {
   const org = options.org;
   let lastCode: CodeResult | null = null;
+  let payment: PaymentPanel = NO_PAYMENT;
   const streams = new Set<ServerResponse>();
   let pending = false;
 
-  const view = () => buildView(agent, org, lastCode);
+  const view = () => buildView(agent, org, lastCode, payment);
+  // An order or a sent claim belongs to this lock: once the server unlocks the phone, the next lock starts afresh.
+  const forgetPaymentWhenUnlocked = () => {
+    if (payment !== NO_PAYMENT && agent.enrolled && !agent.snapshot().screen.locked) payment = NO_PAYMENT;
+  };
 
   // Many state changes come in bursts; one push per turn of the event loop is enough.
   function push(): void {
+    forgetPaymentWhenUnlocked();
     if (pending || streams.size === 0) return;
     pending = true;
     setImmediate(() => {
@@ -90,6 +110,7 @@ export async function startScreen(agent: DeviceAgent, options: ScreenOptions = {
       case 'GET /':
         return send(res, 200, PAGE, 'text/html; charset=utf-8');
       case 'GET /state':
+        forgetPaymentWhenUnlocked();
         return send(res, 200, await view());
       case 'GET /strings':
         return send(res, 200, phoneStrings(url.searchParams.get('lng')));
@@ -119,6 +140,27 @@ export async function startScreen(agent: DeviceAgent, options: ScreenOptions = {
         // The page numbers SIMs 1 and 2 as the phone does; the protocol's slots start at 0.
         agent.swapSim(slot - 1, String(body.operator ?? ''), String(body.iccid ?? ''));
         return send(res, 200, { sims: agent.snapshot().screen.sims });
+      }
+      case 'POST /pay-now': {
+        try {
+          payment = { ...payment, order: await agent.payNow(), problem: null };
+        } catch (error) {
+          payment = { ...payment, problem: paymentProblem(error) };
+        }
+        push();
+        return send(res, 200, payment);
+      }
+      case 'POST /i-paid': {
+        const body = await readBody(req);
+        const reference = String(body.reference ?? '').replace(/\s+/g, '');
+        try {
+          await agent.claimPaid(reference || undefined);
+          payment = { ...payment, claimSent: true, problem: null };
+        } catch (error) {
+          payment = { ...payment, problem: paymentProblem(error) };
+        }
+        push();
+        return send(res, 200, payment);
       }
       case 'POST /dismiss-alert':
         agent.dismissAlert();

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { formatRupees } from '@kisht/domain/money';
-import { amountDueText } from './view.ts';
+import type { LockScreen } from '@kisht/protocol/messages';
+import type { DeviceAgent } from '../agent.ts';
+import { initialState } from '../state.ts';
+import { amountDueText, buildView, NO_PAYMENT } from './view.ts';
 
 describe('the lock screen amount line', () => {
   it('shows what is due, and nothing (not "Rs 0") when nothing is due', () => {
@@ -8,5 +11,36 @@ describe('the lock screen amount line', () => {
     expect(amountDueText(1)).toBe(formatRupees(1));
     expect(amountDueText(0)).toBeNull();
     expect(amountDueText(-500)).toBeNull();
+  });
+});
+
+/** A locked phone showing `lockScreen`, as much of an agent as the view reads. */
+function lockedPhone(lockScreen: LockScreen): DeviceAgent {
+  const state = initialState({ imei1: '356938035643809' });
+  state.status = 'enrolled';
+  state.screen.locked = true;
+  state.screen.lockScreen = lockScreen;
+  return { snapshot: () => structuredClone(state), now: () => 0, isOnline: true, isConnected: true } as unknown as DeviceAgent;
+}
+
+const screen: LockScreen = { amount_due: 250_000, upi: null, retailer_name: 'Ravi Kumar', retailer_mobile: '+919876543210', message: null, language: 'en' };
+
+describe('the lock screen payment buttons', () => {
+  it('offer "Pay now" only when the server says the gateway is on (older lock screens carry no flag)', async () => {
+    expect((await buildView(lockedPhone(screen), undefined, null)).lockScreen!.payNow).toBe(false);
+    expect((await buildView(lockedPhone({ ...screen, pay_now: false }), undefined, null)).lockScreen!.payNow).toBe(false);
+    expect((await buildView(lockedPhone({ ...screen, pay_now: true }), undefined, null)).lockScreen!.payNow).toBe(true);
+  });
+
+  it("show the gateway order's amount, its UPI link as a QR code and its payment page", async () => {
+    const upi = 'upi://pay?pa=kisht%40razorpay&pn=Kisht&am=2500.00&cu=INR&tr=ord_1';
+    const view = await buildView(lockedPhone({ ...screen, pay_now: true }), undefined, null, {
+      ...NO_PAYMENT, order: { order_id: 'ord_1', amount_paise: 250_000, upi_link: upi, short_url: 'https://rzp.io/i/abc' },
+    });
+    expect(view.payment).toEqual({
+      order: { amount: formatRupees(250_000), upiLink: upi, upiQr: expect.stringMatching(/^data:image\/png;base64,/), shortUrl: 'https://rzp.io/i/abc' },
+      claimSent: false,
+      problem: null,
+    });
   });
 });

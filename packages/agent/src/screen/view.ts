@@ -3,6 +3,20 @@ import QRCode from 'qrcode';
 import { formatRupees } from '@kisht/domain/money';
 import { formatDate } from '@kisht/domain/format';
 import type { CodeResult, DeviceAgent } from '../agent.ts';
+import type { PayOrder } from '../device-api.ts';
+
+/** Why a payment button could not do its work, as the phone words it (phone.pay.problem.<reason>; nothingDue: phone.lock.nothingDue). */
+export type PaymentProblem = 'offline' | 'unavailable' | 'nothingDue' | 'tooSoon' | 'badReference' | 'failed';
+
+/** What the lock screen's payment buttons have done since the phone was locked. */
+export interface PaymentPanel {
+  /** The order "Pay now" fetched. */
+  order: PayOrder | null;
+  /** "I paid" reached the shop. */
+  claimSent: boolean;
+  problem: PaymentProblem | null;
+}
+export const NO_PAYMENT: PaymentPanel = { order: null, claimSent: false, problem: null };
 
 export interface PhoneView {
   now: number;
@@ -17,7 +31,13 @@ export interface PhoneView {
   offlineLockDays: number;
   offlineWarning: boolean;
   /** amountDue is null when nothing is due: the phone says so instead of showing Rs 0. */
-  lockScreen: { amountDue: string | null; upi: string | null; upiQr: string | null; retailerName: string; retailerMobile: string; message: string | null } | null;
+  lockScreen: {
+    amountDue: string | null; upi: string | null; upiQr: string | null; retailerName: string; retailerMobile: string; message: string | null;
+    /** The organisation's gateway is on: the screen offers "Pay now". */
+    payNow: boolean;
+  } | null;
+  /** "Pay now" and "I paid": the order's QR and link, whether the claim was sent, or what went wrong. */
+  payment: { order: { amount: string; upiLink: string | null; upiQr: string | null; shortUrl: string | null } | null; claimSent: boolean; problem: PaymentProblem | null };
   emiAlert: { message: string; amountDue: string | null; dueDate: string | null; upiQr: string | null } | null;
   lostMode: { on: boolean; message: string | null; phone: string | null };
   wallpaper: { text: string; policy: 'alert' | 'wallpaper' } | null;
@@ -46,7 +66,7 @@ async function qrImage(text: string | null | undefined): Promise<string | null> 
   return image;
 }
 
-export async function buildView(agent: DeviceAgent, org: string | undefined, lastCode: CodeResult | null): Promise<PhoneView> {
+export async function buildView(agent: DeviceAgent, org: string | undefined, lastCode: CodeResult | null, payment: PaymentPanel = NO_PAYMENT): Promise<PhoneView> {
   const s = agent.snapshot();
   const screen = s.screen;
   const lock = screen.lockScreen;
@@ -65,8 +85,18 @@ export async function buildView(agent: DeviceAgent, org: string | undefined, las
     offlineLockDays: s.offlineLockDays,
     offlineWarning: s.offlineWarning,
     lockScreen: lock
-      ? { amountDue: amountDueText(lock.amount_due), upi: lock.upi, upiQr: await qrImage(lock.upi), retailerName: lock.retailer_name, retailerMobile: lock.retailer_mobile, message: lock.message }
+      ? {
+        amountDue: amountDueText(lock.amount_due), upi: lock.upi, upiQr: await qrImage(lock.upi), retailerName: lock.retailer_name, retailerMobile: lock.retailer_mobile, message: lock.message,
+        payNow: lock.pay_now === true,
+      }
       : null,
+    payment: {
+      order: payment.order
+        ? { amount: formatRupees(payment.order.amount_paise), upiLink: payment.order.upi_link, upiQr: await qrImage(payment.order.upi_link), shortUrl: payment.order.short_url }
+        : null,
+      claimSent: payment.claimSent,
+      problem: payment.problem,
+    },
     emiAlert: alert
       ? { message: alert.message, amountDue: amountDueText(alert.amount_due), dueDate: alert.due_date ? formatDate(alert.due_date) : null, upiQr: await qrImage(alert.upi) }
       : null,
