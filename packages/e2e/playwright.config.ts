@@ -6,6 +6,8 @@ import { defineConfig, devices } from '@playwright/test';
 
 const PORT = Number(process.env.E2E_PORT ?? 8091);
 export const BASE_URL = `http://localhost:${PORT}`;
+/** The test server's app secret (the operator endpoint's key is derived from it). */
+export const APP_SECRET = 'e2e-secret-e2e-secret-e2e-secret-e2e!';
 
 export default defineConfig({
   testDir: './tests',
@@ -42,7 +44,7 @@ export default defineConfig({
       MQTT_HOST: '127.0.0.1',
       SEED_DEMO: 'true',
       LOG_LEVEL: 'warn',
-      APP_SECRET: 'e2e-secret-e2e-secret-e2e-secret-e2e!',
+      APP_SECRET,
       // Every journey signs in from 127.0.0.1, several as the same retailer, within the hour.
       OTP_SENDS_PER_MOBILE_PER_HOUR: '100',
       OTP_SENDS_PER_IP_PER_HOUR: '1000',

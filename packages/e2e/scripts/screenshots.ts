@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createLongData, LANGUAGES, MPIN, navigateInApp, RETAILER, settle, signedInScreens, trackRequests, type Lng } from '../tests/console-screens.ts';
+import { createLongData, LANGUAGES, MPIN, navigateInApp, RETAILER, settle, setPaymentGateway, signedInScreens, trackRequests, uploadPaymentQr, type Lng } from '../tests/console-screens.ts';
 import { en, latestOtp, text } from '../tests/fixtures.ts';
 
 const PORT = Number(process.env.SHOTS_PORT ?? 8198);
@@ -21,6 +21,7 @@ const BASE = `http://127.0.0.1:${PORT}`;
 const OUT = process.argv[2] ?? '/tmp/kisht-screens';
 const LANGS = (process.env.SHOTS_LANGS?.split(',') ?? ['en', 'hn', 'tm']).filter((l): l is Lng => (LANGUAGES as readonly string[]).includes(l));
 const VIEWPORT = { width: 360, height: 740 };
+const APP_SECRET = 'screenshots-secret-screenshots-secret!';
 
 async function startServer() {
   const serverEntry = fileURLToPath(new URL('../../server/src/server.ts', import.meta.url));
@@ -28,7 +29,7 @@ async function startServer() {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env, PORT: String(PORT), HOST: '127.0.0.1', APP_ENV: 'development', DATA_DIR: 'memory://', MQTT_PORT: '0', MQTT_HOST: '127.0.0.1',
-      SEED_DEMO: 'true', LOG_LEVEL: 'warn', APP_SECRET: 'screenshots-secret-screenshots-secret!',
+      SEED_DEMO: 'true', LOG_LEVEL: 'warn', APP_SECRET,
       ...(process.env.SHOTS_CONSOLE_DIST ? { CONSOLE_DIST: process.env.SHOTS_CONSOLE_DIST } : {}),
     },
   });
@@ -55,6 +56,7 @@ async function signIn(browser: Browser) {
   await page.getByLabel(en('auth.mpin.confirmLabel')).fill(MPIN);
   await page.getByRole('button', { name: en('auth.mpin.save') }).click();
   await page.getByRole('button', { name: en('nav.openMenu') }).waitFor();
+  await uploadPaymentQr(page);
   const state = await context.storageState();
   await context.close();
   return state;
@@ -70,6 +72,11 @@ async function shoot(page: Page, folder: string, index: number, name: string) {
     await page.screenshot({ path: `${file}-end.png` });
     await page.evaluate(() => window.scrollTo(0, 0));
   }
+}
+
+/** Closes the toasts that would hide part of a shot of a state further down the page. */
+async function closeToasts(page: Page, lng: Lng) {
+  for (const toast of await page.locator('.toast').all()) await toast.getByRole('button', { name: text(lng, 'common.close') }).click().catch(() => undefined);
 }
 
 const server = await startServer();
@@ -118,6 +125,30 @@ try {
     await page.locator('.toast').waitFor();
     await settle(page, loads);
     await page.screenshot({ path: `${folder}/${String(++n).padStart(2, '0')}-receipt-with-toast.png` });
+    // The payment screens with the organisation's payment gateway on (read at load: the console loads again).
+    await setPaymentGateway(BASE, APP_SECRET, true);
+    try {
+      await page.goto('/payment-gateway');
+      await page.getByLabel(text(lng, 'auth.mpin.label'), { exact: true }).fill(MPIN);
+      await page.getByRole('button', { name: text(lng, 'auth.mpin.verify') }).click();
+      await page.getByRole('heading', { name: text(lng, 'gateway.buy.title') }).waitFor();
+      await settle(page, loads);
+      await shoot(page, folder, ++n, 'payment_gateway-on');
+      await page.getByLabel(text(lng, 'gateway.buy.quantity')).fill('10');
+      await page.getByRole('button', { name: text(lng, 'gateway.buy.validate') }).click();
+      await page.getByRole('status').first().waitFor();
+      await settle(page, loads);
+      await closeToasts(page, lng);
+      await page.getByRole('heading', { name: text(lng, 'gateway.buy.title') }).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await page.screenshot({ path: `${folder}/${String(++n).padStart(2, '0')}-payment_gateway-price.png` });
+      await navigateInApp(page, `/customer-details/${data.tamil}`);
+      await settle(page, loads);
+      await closeToasts(page, lng);
+      await page.getByRole('heading', { name: text(lng, 'gateway.collect.title') }).evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      await page.screenshot({ path: `${folder}/${String(++n).padStart(2, '0')}-customer_details-collect.png` });
+    } finally {
+      await setPaymentGateway(BASE, APP_SECRET, false);
+    }
     await context.close();
     console.log(`${lng}: ${n} screens in ${folder}`);
   }

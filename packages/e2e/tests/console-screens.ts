@@ -3,16 +3,19 @@
  * from the router, so new screens join on their own), example addresses for parameterised routes, a customer
  * set with long real-world data, and moving between screens inside the app.
  */
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
+import QRCode from 'qrcode';
 import { addDays } from '@kisht/domain/calendar';
 import { todayInIndia } from '@kisht/domain/format';
 import { DeviceAgent } from '@kisht/agent/agent';
+import { basicAuth } from '@kisht/agent/device-api';
 import { MemoryStore } from '@kisht/agent/store';
 import { parseEnrolmentPayload } from '@kisht/agent/enrolment-payload';
 import { RetailerApi, randomImei } from '@kisht/agent/retailer-api';
 import { ROUTES, type RouteName } from '../../console/src/shared/routes.ts';
+import { en } from './fixtures.ts';
 
 export const LANGUAGES = ['en', 'hn', 'mr', 'gj', 'sp', 'bd', 'kn', 'tg', 'tm', 'pp'] as const;
 export type Lng = (typeof LANGUAGES)[number];
@@ -151,7 +154,8 @@ export async function createLongData(server: string): Promise<Data> {
     member: await addLongMember(api),
   };
   const { qr_payload } = await api.request<{ qr_payload: string }>('GET', `/api/customer/generate_emm_code?customer_id=${data.tamil}`);
-  const agent = new DeviceAgent({ store: new MemoryStore() });
+  const store = new MemoryStore();
+  const agent = new DeviceAgent({ store });
   await agent.enrol(parseEnrolmentPayload(qr_payload), { imei1: tamilImei }, [
     { slot: 0, operator: 'BSNL Tamil Nadu Circle Postpaid 4G Plus', iccid: '89914500001234567890' },
     { slot: 1, operator: 'Vodafone Idea', iccid: '89912000009876543210' },
@@ -161,7 +165,30 @@ export async function createLongData(server: string): Promise<Data> {
   const sent = await agent.outboxEmpty(20_000);
   await agent.stop();
   if (!sent) throw new Error('the phone could not report its SIM changes');
+  // The Tamil customer's "I paid" with a large amount and the longest UTR a UPI app shows, open on the payments screen.
+  const credentials = store.load()?.credentials;
+  if (credentials) {
+    await fetch(`${server.replace(/\/+$/, '')}/api/device/payment_claim`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: basicAuth(credentials.username, credentials.password) },
+      body: JSON.stringify({ amount_paise: 987_654_321, reference: 'UTR4455667788990011223344556677889' }),
+    });
+  }
   return data;
+}
+
+/** A shop's UPI QR with a long payee name, as a phone photo of the sticker would hold it. */
+export function paymentQrPng(): Promise<Buffer> {
+  const link = `upi://pay?pa=${encodeURIComponent('srivenkateswara.mobiles.tiruchirappalli@okhdfcbank')}&pn=${encodeURIComponent('Sri Venkateswara Mobiles and Electronics Tiruchirappalli')}&cu=INR`;
+  return QRCode.toBuffer(link, { type: 'png', width: 480, margin: 4 });
+}
+
+/** Uploads the retailer's payment QR through its screen (the page is signed in, in English). */
+export async function uploadPaymentQr(page: Page) {
+  await navigateInApp(page, ROUTES.retailer_payment_qr);
+  await page.getByRole('group', { name: en('paymentQr.pick') }).locator('input[type=file]:not([capture])').setInputFiles({ name: 'upi-qr.png', mimeType: 'image/png', buffer: await paymentQrPng() });
+  await page.getByRole('button', { name: en('documents.upload') }).click();
+  await page.getByText('srivenkateswara.mobiles.tiruchirappalli@okhdfcbank', { exact: true }).waitFor();
 }
 
 /** Every screen to visit once signed in: each registered route (with its examples) and an unknown address. */
@@ -171,3 +198,18 @@ export function signedInScreens(data: Data): Array<{ name: string; path: string 
     .flatMap((name) => addressesOf(name, data).map((path) => ({ name: name as string, path })));
   return [...screens, { name: 'not_found', path: '/no-such-screen' }];
 }
+
+/** Runs an operator command on the test server (its local endpoint, with the key derived from the app secret), e.g. a feature switch. */
+export async function runOperator(server: string, appSecret: string, args: string[]): Promise<void> {
+  const key = createHmac('sha256', appSecret).update('operator-endpoint').digest('hex');
+  const res = await fetch(`${server.replace(/\/+$/, '')}/api/operator/run`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-operator-key': key },
+    body: JSON.stringify({ args }),
+  });
+  const body = (await res.json()) as { code?: number; lines?: string[] };
+  if (!res.ok || body.code !== 0) throw new Error(`operator ${args.join(' ')}: ${res.status} ${JSON.stringify(body)}`);
+}
+
+/** Switches the demo organisation's payment gateway on or off (off by default, as the spec says). */
+export const setPaymentGateway = (server: string, appSecret: string, on: boolean) => runOperator(server, appSecret, ['feature', '23', 'payment_gateway', on ? 'on' : 'off']);

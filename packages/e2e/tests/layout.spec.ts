@@ -18,8 +18,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { ROUTES } from '../../console/src/shared/routes.ts';
-import { createLongData, MPIN, RETAILER, settle, signedInScreens, trackRequests, navigateInApp, LANGUAGES, type Data, type Lng } from './console-screens.ts';
-import { BASE_URL } from '../playwright.config.ts';
+import { createLongData, MPIN, RETAILER, settle, signedInScreens, trackRequests, navigateInApp, setPaymentGateway, uploadPaymentQr, LANGUAGES, type Data, type Lng } from './console-screens.ts';
+import { APP_SECRET, BASE_URL } from '../playwright.config.ts';
 import { en, latestOtp, text } from './fixtures.ts';
 
 const WIDTHS = [360, 320] as const;
@@ -185,6 +185,8 @@ test.beforeAll(async ({ browser }) => {
     await page.getByRole('button', { name: en('auth.mpin.verify') }).click();
   }
   await expect(page.getByRole('button', { name: en('nav.openMenu') })).toBeVisible();
+  // The payment QR screen shows the shop's QR, UPI ID and a long payee name.
+  await uploadPaymentQr(page);
   signedIn = await context.storageState();
   await context.close();
 });
@@ -264,6 +266,29 @@ test(`every screen fits a 320 and 360 px phone in ${chosen.join(' ')}`, async ({
     await expect(page.locator('.toast')).toBeVisible();
     await settle(page, loads);
     await checker.check('receipt with toast');
+
+    // The payment screens with the organisation's payment gateway on: orders and buying keys (with a price check),
+    // and Collect by UPI on customer details. The switch is read at load, so the console loads again (MPIN).
+    await setPaymentGateway(BASE_URL, APP_SECRET, true);
+    try {
+      await page.goto(ROUTES.payment_gateway);
+      await page.getByLabel(text(lng, 'auth.mpin.label'), { exact: true }).fill(MPIN);
+      await page.getByRole('button', { name: text(lng, 'auth.mpin.verify') }).click();
+      await expect(page.getByRole('heading', { name: text(lng, 'gateway.buy.title') })).toBeVisible();
+      if (await settle(page, loads)) await checker.check('payment_gateway with the gateway on');
+      else checker.notReady('payment_gateway with the gateway on');
+      await page.getByLabel(text(lng, 'gateway.buy.quantity')).fill('10');
+      await page.getByRole('button', { name: text(lng, 'gateway.buy.validate') }).click();
+      await expect(page.getByRole('status').first()).toBeVisible();
+      await settle(page, loads);
+      await checker.check('payment_gateway: price checked');
+      await navigateInApp(page, `/customer-details/${data.tamil}`);
+      await expect(page.getByRole('heading', { name: text(lng, 'gateway.collect.title') })).toBeVisible();
+      if (await settle(page, loads)) await checker.check('customer_details with Collect by UPI');
+      else checker.notReady('customer_details with Collect by UPI');
+    } finally {
+      await setPaymentGateway(BASE_URL, APP_SECRET, false);
+    }
     await context.close();
 
     const problems = [...guestCheck.problems, ...checker.problems];

@@ -1,7 +1,8 @@
-/** Customer details with the device channel's sections in its slot (composed here: features do not import each other). */
+/** Customer details with the device channel's sections and "Collect by UPI" in their slots (composed here: features do not import each other). */
 import { CustomerDetailsScreen } from '../features/customers/components/customer-details-screen.tsx';
 import { CustomerDeviceSections } from '../features/devices/components/customer-device-sections.tsx';
+import { CollectByUpi } from '../features/payments/components/collect-by-upi.tsx';
 
 export function CustomerDetailsRoute() {
-  return <CustomerDetailsScreen DeviceSection={CustomerDeviceSections} />;
+  return <CustomerDetailsScreen DeviceSection={CustomerDeviceSections} PaymentSection={CollectByUpi} />;
 }

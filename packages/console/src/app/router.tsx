@@ -224,6 +224,16 @@ export function createAppRouter(store: AppStore) {
               lazy: async () => ({ Component: (await import('../features/network/components/top-up-history-screen.tsx')).TopUpHistoryScreen }),
             },
             {
+              path: ROUTES.retailer_payment_qr,
+              handle: handle('retailer_payment_qr'),
+              lazy: async () => ({ Component: (await import('../features/payments/components/payment-qr-screen.tsx')).PaymentQrScreen }),
+            },
+            {
+              path: ROUTES.payment_gateway,
+              handle: handle('payment_gateway'),
+              lazy: async () => ({ Component: (await import('../features/payments/components/payment-gateway-screen.tsx')).PaymentGatewayScreen }),
+            },
+            {
               path: ROUTES.activity,
               handle: handle('activity', 'skeleton'),
               lazy: async () => ({ Component: (await import('../features/audit/components/activity-screen.tsx')).ActivityScreen }),

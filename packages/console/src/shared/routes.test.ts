@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { customerNavigatePath, customerPath, emmQrPath, parseCustomerId, ROUTES, safeNextPath } from './routes.ts';
+import { customerNavigatePath, customerPath, emmQrPath, parseCustomerId, receiptPath, ROUTES, safeNextPath } from './routes.ts';
 
 describe('routes', () => {
   it('uses the specification route names', () => {
@@ -23,6 +23,10 @@ describe('customer addresses', () => {
     expect(customerPath('view_emi_details', '7')).toBe('/view-emi-details/7');
     expect(customerNavigatePath(5)).toBe('/customer-navigate?customer_id=5');
     expect(emmQrPath(5)).toBe('/emm-qr?customer_id=5');
+  });
+
+  it("opens a receipt by its number on the customer's EMI screen", () => {
+    expect(receiptPath(7, 'R-23/0001 A&B')).toBe('/view-emi-details/7?receipt_no=R-23%2F0001%20A%26B');
   });
 
   it('accepts only positive whole ids', () => {

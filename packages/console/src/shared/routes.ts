@@ -37,12 +37,12 @@ export const ROUTES = {
   retailer_profile: '/retailer-profile',
   add_retailer: '/add-retailer',
   top_up_history: '/top-up-history',
+  retailer_payment_qr: '/retailer-payment-qr',
+  payment_gateway: '/payment-gateway',
   // Not registered yet (their screens come with later issues).
   send_advertisement: '/send-advertisement',
-  retailer_payment_qr: '/retailer-payment-qr',
   anti_theft: '/anti-theft',
   extended_warranty: '/extended-warranty',
-  payment_gateway: '/payment-gateway',
   familycare: '/familycare',
   antihacking: '/antihacking',
 } as const;
@@ -70,6 +70,11 @@ export function emmQrPath(customerId: number | string): string {
 /** Apple details takes the customer id as a query parameter too. */
 export function appleDetailsPath(customerId: number | string): string {
   return `${ROUTES.apple_details}?customer_id=${encodeURIComponent(String(customerId))}`;
+}
+
+/** A customer's EMI screen with one payment's receipt open, named by its receipt number (a gateway order or a confirmed claim knows only that). */
+export function receiptPath(customerId: number, receiptNo: string): string {
+  return `${customerPath('view_emi_details', customerId)}?receipt_no=${encodeURIComponent(receiptNo)}`;
 }
 
 /** A record id from a route or query parameter: a positive integer, else null. */

@@ -40,6 +40,8 @@ export const TAG_TYPES = [
   'Network',
   'KeyHistory',
   'MemberImage',
+  'PaymentOrders',
+  'PaymentClaims',
 ] as const;
 export type ApiTagType = (typeof TAG_TYPES)[number];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { documentTagId, tagsAfterCustomerEdit, tagsAfterPayment, tagsAfterScheduleEdit, TAGS_AFTER_ENROLMENT } from './cache-tags.ts';
+import { documentTagId, tagsAfterClaim, tagsAfterCustomerEdit, tagsAfterOrder, tagsAfterPayment, tagsAfterScheduleEdit, TAGS_AFTER_ENROLMENT } from './cache-tags.ts';
 
 describe('cache tags', () => {
   it('a payment refreshes the EMI details, the customer, the list row, the upcoming counts and the dashboard', () => {
@@ -26,5 +26,16 @@ describe('edit tags', () => {
 
   it('a customer edit refreshes the profile and the list', () => {
     expect(tagsAfterCustomerEdit(7)).toEqual([{ type: 'Customer', id: 7 }, 'CustomerList']);
+  });
+});
+
+describe('payment tags', () => {
+  it("an order refreshes the order lists and its customer's figures", () => {
+    expect(tagsAfterOrder([3])).toEqual(expect.arrayContaining(['PaymentOrders', { type: 'Emi', id: 3 }, 'Dashboard']));
+  });
+
+  it('a rejected claim refreshes only the claims; a confirmed one is a payment too', () => {
+    expect(tagsAfterClaim([3], false)).toEqual(['PaymentClaims']);
+    expect(tagsAfterClaim([3], true)).toEqual(expect.arrayContaining(['PaymentClaims', { type: 'Payments', id: 3 }, { type: 'Emi', id: 3 }]));
   });
 });

@@ -44,3 +44,13 @@ export const TAGS_AFTER_ENROLMENT: CacheTag[] = ['CustomerList', 'Balance', 'Das
 export function documentTagId(customerId: number, documentType: string): string {
   return `${customerId}:${documentType}`;
 }
+
+/** A gateway order moved: the order lists, and for a customer's order what it paid; a key order that is paid credits keys. */
+export function tagsAfterOrder(customerIds: readonly number[]): CacheTag[] {
+  return ['PaymentOrders', 'Balance', 'KeyHistory', ...customerIds.flatMap((id) => tagsAfterPayment(id))];
+}
+
+/** An "I paid" claim was made or decided: the claim lists; a confirmed one is a payment of its customer. */
+export function tagsAfterClaim(customerIds: readonly number[], confirmed: boolean): CacheTag[] {
+  return ['PaymentClaims', ...(confirmed ? customerIds.flatMap((id) => tagsAfterPayment(id)) : [])];
+}

@@ -26,12 +26,22 @@ describe('tagsForEvent', () => {
     expect(tagsForEvent({ type: 'network' })).toEqual(expect.arrayContaining(['Access', 'Network', 'KeyHistory', 'Balance']));
   });
 
+  it("a gateway order's move refreshes the order lists, what its customer owes, and key stock (a paid key order credits keys)", () => {
+    expect(tagsForEvent({ type: 'payment', customer_ids: [5] })).toEqual(expect.arrayContaining(['PaymentOrders', { type: 'Emi', id: 5 }, { type: 'Payments', id: 5 }, 'Balance']));
+    // A retailer's key order names no customer: the lists and the balances still refresh.
+    expect(tagsForEvent({ type: 'payment', customer_ids: [] })).toEqual(expect.arrayContaining(['PaymentOrders', 'Balance', 'KeyHistory']));
+  });
+
+  it('an "I paid" claim refreshes the claim lists and, as it may have been confirmed, its customer\'s payments', () => {
+    expect(tagsForEvent({ type: 'payment_claim', customer_ids: [8] })).toEqual(expect.arrayContaining(['PaymentClaims', { type: 'Payments', id: 8 }, { type: 'Emi', id: 8 }]));
+  });
+
   it('after a gap every kind of tag an event names is read again', () => {
     const named = new Set(
       [
         tagsForEvent({ type: 'customer', customer_ids: [1] }), tagsForEvent({ type: 'device_command', customer_ids: [1] }), tagsForEvent({ type: 'schedule', customer_ids: [1] }),
         tagsForEvent({ type: 'emi', customer_ids: [1] }), tagsForEvent({ type: 'sim_change', customer_ids: [1] }), tagsForEvent({ type: 'batch', id: 'x' }), tagsForEvent({ type: 'dues' }),
-        tagsForEvent({ type: 'network' }),
+        tagsForEvent({ type: 'network' }), tagsForEvent({ type: 'payment', customer_ids: [1] }), tagsForEvent({ type: 'payment_claim', customer_ids: [1] }),
       ].flat().map((tag) => (typeof tag === 'string' ? tag : tag.type)),
     );
     for (const type of named) expect(TAGS_AFTER_GAP).toContain(type);

@@ -8,7 +8,7 @@ import { useSyncExternalStore } from 'react';
 import { APP_ORG_ID, HTTP_SESSION_INVALID } from '@kisht/domain/constants';
 import type { StreamEvent } from '@kisht/contract/events';
 import { api } from './api.ts';
-import { tagsAfterCustomerEdit, tagsAfterPayment, type CacheTag } from './cache-tags.ts';
+import { tagsAfterClaim, tagsAfterCustomerEdit, tagsAfterOrder, tagsAfterPayment, type CacheTag } from './cache-tags.ts';
 import { buildRequestHeaders } from './headers.ts';
 import { readStored } from '../storage.ts';
 import { describeClient, storedDeviceDetails } from '../device-details.ts';
@@ -47,6 +47,11 @@ export function tagsForEvent(event: StreamEvent): CacheTag[] {
       // Your switches (the device panel greys what they no longer allow), a member's block state or details, keys moved.
       // A cancelled enrolment also goes out as one (its customer is gone, so no customer event can name it).
       return ['Access', 'Network', 'KeyHistory', 'Balance', 'Dashboard', 'CustomerList', 'Customer'];
+    case 'payment':
+      return tagsAfterOrder(event.customer_ids);
+    case 'payment_claim':
+      // A new claim or a decision: the event does not say which, so a confirmed claim's payment is read again too.
+      return tagsAfterClaim(event.customer_ids, true);
     default:
       return [];
   }
@@ -55,7 +60,7 @@ export function tagsForEvent(event: StreamEvent): CacheTag[] {
 /** Everything the stream covers, read again after a gap in which changes may have been missed. */
 export const TAGS_AFTER_GAP: CacheTag[] = [
   'Customer', 'CustomerList', 'Emi', 'Payments', 'Upcoming', 'Dashboard', 'Outstanding', 'Device', 'DeviceSchedule', 'SimChanges', 'Batch',
-  'Access', 'Network', 'KeyHistory', 'Balance',
+  'Access', 'Network', 'KeyHistory', 'Balance', 'PaymentOrders', 'PaymentClaims',
 ];
 
 export interface SseMessage {

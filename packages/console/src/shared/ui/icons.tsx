@@ -72,3 +72,17 @@ export const SimIcon = () => (
     <rect {...stroke} x="9" y="11" width="6" height="6" rx="1" />
   </Icon>
 );
+export const QrIcon = () => (
+  <Icon>
+    <rect {...stroke} x="4" y="4" width="6" height="6" rx="1" />
+    <rect {...stroke} x="14" y="4" width="6" height="6" rx="1" />
+    <rect {...stroke} x="4" y="14" width="6" height="6" rx="1" />
+    <path {...stroke} d="M14 14h2v2M20 14v.01M14 20h2M18 18h2v2" />
+  </Icon>
+);
+export const WalletIcon = () => (
+  <Icon>
+    <rect {...stroke} x="3" y="6" width="18" height="14" rx="2" />
+    <path {...stroke} d="M3 10h18M16 15h2M6 6l9-3 1 3" />
+  </Icon>
+);

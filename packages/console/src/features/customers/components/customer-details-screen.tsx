@@ -1,6 +1,6 @@
 /**
  * One customer: profile, device, loan, status, EMI summary, documents and the edit menu (skeletons while
- * loading). The device channel's sections fill the DeviceSection slot (composed in src/app).
+ * loading). The device channel's sections fill the DeviceSection slot, collecting by UPI the PaymentSection slot (composed in src/app).
  */
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -28,6 +28,7 @@ import { useGetPlansQuery } from '../../../shared/catalogue/catalogue-api.ts';
 import { selectFeatures } from '../../../shared/config/config-api.ts';
 import { useAppSelector } from '../../../shared/state/hooks.ts';
 import type { CustomerDeviceSection } from '../../../shared/customers/device-section.ts';
+import type { CustomerPaymentSection } from '../../../shared/customers/payment-section.ts';
 import { EditMenuDialog } from './edit-menu-dialog.tsx';
 import { DetailsEditDialog, ImeiEditDialog } from './customer-edit-dialogs.tsx';
 import { customerPlan, planYearsLeft } from '../hooks/plan-validity.ts';
@@ -75,7 +76,7 @@ function EmiSummaryCard({ customerId }: { customerId: number }) {
   );
 }
 
-export function CustomerDetailsScreen({ DeviceSection }: { DeviceSection?: CustomerDeviceSection }) {
+export function CustomerDetailsScreen({ DeviceSection, PaymentSection }: { DeviceSection?: CustomerDeviceSection; PaymentSection?: CustomerPaymentSection }) {
   const { t } = useTranslation();
   const customerId = parseCustomerId(useParams().customer_id);
   const { data: profile, isLoading, isError, error, refetch } = useGetCustomerProfileQuery(customerId ?? 0, { skip: customerId === null });
@@ -163,6 +164,7 @@ export function CustomerDetailsScreen({ DeviceSection }: { DeviceSection?: Custo
       </article>
 
       <EmiSummaryCard customerId={customerId} />
+      {PaymentSection ? <PaymentSection customerId={customerId} profile={profile} /> : null}
 
       <section className="card" aria-labelledby="device-title">
         <h2 id="device-title">{t('customerDetails.device')}</h2>

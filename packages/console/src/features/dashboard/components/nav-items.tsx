@@ -10,10 +10,12 @@ import {
   HomeIcon,
   LanguageIcon,
   LockIcon,
+  QrIcon,
   SimIcon,
   SupportIcon,
   TagIcon,
   UsersIcon,
+  WalletIcon,
 } from '../../../shared/ui/icons.tsx';
 import { ROUTES } from '../../../shared/routes.ts';
 
@@ -26,6 +28,8 @@ export const NAV_ITEMS: { to: string; label: string; icon: ReactNode; quick?: bo
   { to: ROUTES.retailer_list, label: 'nav.network', icon: <UsersIcon /> },
   { to: ROUTES.retailer_profile, label: 'nav.myProfile', icon: <AddUserIcon /> },
   { to: ROUTES.top_up_history, label: 'nav.keyHistory', icon: <TagIcon /> },
+  { to: ROUTES.retailer_payment_qr, label: 'nav.paymentQr', icon: <QrIcon /> },
+  { to: ROUTES.payment_gateway, label: 'nav.paymentGateway', icon: <WalletIcon /> },
   { to: ROUTES.sim_changes, label: 'simChanges.title', icon: <SimIcon /> },
   { to: ROUTES.activity, label: 'audit.title', icon: <ActivityIcon /> },
   { to: ROUTES.sessions, label: 'nav.sessions', icon: <DevicesIcon />, quick: true },

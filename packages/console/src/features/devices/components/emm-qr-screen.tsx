@@ -16,7 +16,7 @@ import { useGetCustomerProfileQuery } from '../../../shared/customers/customer-a
 import { appleDetailsPath, customerPath, parseCustomerId } from '../../../shared/routes.ts';
 import { toastKey } from '../../../shared/ui/toast-store.ts';
 import { useGetDeepLinkQuery, useGetEmmCodeQuery } from '../api/enrolment-api.ts';
-import { qrImage } from '../hooks/qr-svg.ts';
+import { qrImage } from '../../../shared/ui/qr-svg.ts';
 import './devices.css';
 
 function QrCard({ text, expiresAt, onRenew, renewing, label }: { text: string; expiresAt: string; onRenew: () => void; renewing: boolean; label: string }) {

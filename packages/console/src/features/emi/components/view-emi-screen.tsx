@@ -1,6 +1,7 @@
 /**
  * A customer's instalment schedule: what each owes, its status and days past due, with totals.
- * Pay one instalment, or tick several and pay them at once; the receipt opens afterwards (?receipt=).
+ * Pay one instalment, or tick several and pay them at once; the receipt opens afterwards (?receipt=). A receipt
+ * is also opened by its number (?receipt_no=, from a gateway order or a confirmed "I paid" claim).
  */
 import { useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -16,6 +17,7 @@ import { SummaryGrid } from '../../../shared/ui/summary-grid.tsx';
 import { InstalmentAmountCell, InstalmentHeadCells } from '../../../shared/customers/instalment-table.tsx';
 import { customerPath, parseId } from '../../../shared/routes.ts';
 import { useCustomerEmis } from '../hooks/use-customer-emis.ts';
+import { useGetPaymentsQuery } from '../api/emi-edit-api.ts';
 import { isPayable, payableSelection, toggleAll, toggleId, totalOutstanding } from '../hooks/instalment-selection.ts';
 import { PayDialog, type PayTarget } from './pay-dialog.tsx';
 import { ReceiptDialog } from './receipt-dialog.tsx';
@@ -26,7 +28,9 @@ export function ViewEmiScreen() {
   const { t } = useTranslation();
   const { customerId, profile, details, instalments, loadFailed, retry } = useCustomerEmis();
   const [params, setParams] = useSearchParams();
-  const receiptId = parseId(params.get('receipt'));
+  const receiptNo = params.get('receipt_no');
+  const { data: payments } = useGetPaymentsQuery(customerId ?? 0, { skip: customerId === null || !receiptNo });
+  const receiptId = parseId(params.get('receipt')) ?? payments?.find((p) => p.receipt_no === receiptNo)?.payment_id ?? null;
   const navigate = useNavigate();
   const location = useLocation();
   const [selected, setSelected] = useState<Set<number>>(() => new Set());
@@ -52,6 +56,7 @@ export function ViewEmiScreen() {
       (current) => {
         const next = new URLSearchParams(current);
         next.set('receipt', String(paymentId));
+        next.delete('receipt_no');
         return next;
       },
       { replace: replacing, state: { openedReceipt: true } },
@@ -67,6 +72,7 @@ export function ViewEmiScreen() {
       (current) => {
         const next = new URLSearchParams(current);
         next.delete('receipt');
+        next.delete('receipt_no');
         return next;
       },
       { replace: true },

@@ -1,26 +1,15 @@
 /**
  * The retailer network: the subtree list, profiles, adding and editing members, key transfers and decisions,
- * the key history and its CSV, and the caller's key balances by product type with its price per key.
+ * the key history and its CSV, and the caller's price per key. A member's profile, images and key balances
+ * are in shared/network/member-api.ts (the payment QR and pricing screens read them too).
  */
 import type {
-  AddMemberBody, BalanceType, MemberImageStored, MemberImageType, HistoryPage, HistoryQuery, KeyTransfer, MemberProfile, NetworkList, NetworkQuery, SchemeBody, TransferBody, UpdateMemberBody,
+  AddMemberBody, BalanceType, MemberImageStored, HistoryPage, HistoryQuery, KeyTransfer, MemberProfile, NetworkList, NetworkQuery, SchemeBody, TransferBody, UpdateMemberBody,
 } from '@kisht/contract/network';
 import { api } from '../../../shared/api/api.ts';
 import type { CacheTag } from '../../../shared/api/cache-tags.ts';
 import { nextPageParam, PAGE_SIZE } from '../../../shared/api/paging.ts';
-import { blobOrError, forgetObjectUrl, rememberObjectUrl } from '../../../shared/documents/documents-api.ts';
-
-export interface MemberImageRef {
-  /** Left out for the caller's own. */
-  userId?: number;
-  imageType: MemberImageType;
-}
-const IMAGE_UPLOAD_PATHS: Record<MemberImageType, string> = {
-  photo: '/api/user/update_profile_image',
-  signature: '/api/user/update_retailer_signature',
-  payment_qr: '/api/user/upload_retailer_qr',
-};
-const imageKey = ({ userId, imageType }: MemberImageRef) => `member:${userId ?? 'me'}:${imageType}`;
+import { IMAGE_UPLOAD_PATHS, memberImageKey } from '../../../shared/network/member-api.ts';
 
 export type NetworkFilter = Pick<NetworkQuery, 'search' | 'user_type' | 'status'>;
 export type HistoryFilter = Pick<HistoryQuery, 'user_id' | 'product_type' | 'from' | 'to'>;
@@ -36,11 +25,6 @@ export const networkApi = api.injectEndpoints({
     getMembers: build.infiniteQuery<NetworkList, NetworkFilter, number>({
       infiniteQueryOptions: { initialPageParam: 1, getNextPageParam: (lastPage, allPages) => nextPageParam(lastPage, allPages) },
       query: ({ queryArg, pageParam }) => ({ url: '/api/country/getUsers', params: { ...present(queryArg), page: pageParam, limit: PAGE_SIZE } }),
-      providesTags: ['Network'],
-    }),
-    /** A member below the caller, or the caller itself without an id. */
-    getMember: build.query<MemberProfile, number | undefined>({
-      query: (userId) => (userId === undefined ? '/api/user' : { url: '/api/user/getRetailerProfile', params: { user_id: userId } }),
       providesTags: ['Network'],
     }),
     addMember: build.mutation<MemberProfile, AddMemberBody>({
@@ -75,28 +59,6 @@ export const networkApi = api.injectEndpoints({
       query: (filter) => ({ url: '/api/retailer/transaction/top_up_history/export', params: present(filter), responseHandler: 'text' }),
       extraOptions: { quietSuccess: true },
     }),
-    /** A retailer's image as an object URL (kept in the cache as a string; revoked when replaced or dropped). */
-    getMemberImage: build.query<string, MemberImageRef>({
-      query: ({ userId, imageType }) => ({ url: '/api/user/image', params: { ...(userId !== undefined ? { user_id: userId } : {}), image_type: imageType }, responseHandler: blobOrError }),
-      transformResponse: (blob: Blob, _meta, ref) => rememberObjectUrl(imageKey(ref), blob),
-      providesTags: (_result, _error, ref) => [{ type: 'MemberImage', id: imageKey(ref) }],
-      async onCacheEntryAdded(ref, { cacheEntryRemoved }) {
-        await cacheEntryRemoved;
-        forgetObjectUrl(imageKey(ref));
-      },
-      // A missing image shows as "not uploaded", not as an error toast.
-      extraOptions: { quiet: true },
-    }),
-    uploadMemberImage: build.mutation<MemberImageStored, MemberImageRef & { file: Blob; fileName: string }>({
-      query: ({ userId, imageType, file, fileName }) => {
-        const form = new FormData();
-        // Fields before the file: the server reads the member before it streams the bytes.
-        if (userId !== undefined) form.append('user_id', String(userId));
-        form.append('file', file, fileName);
-        return { url: IMAGE_UPLOAD_PATHS[imageType], method: 'POST', body: form };
-      },
-      invalidatesTags: (_result, error, ref) => (error ? [] : [{ type: 'MemberImage', id: imageKey(ref) }, 'Network']),
-    }),
     /** The photo sent with a new member: the add's own message is the one shown. */
     uploadNewMemberPhoto: build.mutation<MemberImageStored, { userId: number; file: Blob; fileName: string }>({
       query: ({ userId, file, fileName }) => {
@@ -105,12 +67,8 @@ export const networkApi = api.injectEndpoints({
         form.append('file', file, fileName);
         return { url: IMAGE_UPLOAD_PATHS.photo, method: 'POST', body: form };
       },
-      invalidatesTags: (_result, error, { userId }) => (error ? [] : [{ type: 'MemberImage', id: imageKey({ userId, imageType: 'photo' }) }, 'Network']),
+      invalidatesTags: (_result, error, { userId }) => (error ? [] : [{ type: 'MemberImage', id: memberImageKey({ userId, imageType: 'photo' }) }, 'Network']),
       extraOptions: { quietSuccess: true },
-    }),
-    getBalanceTypes: build.query<BalanceType[], void>({
-      query: () => '/api/points/balance_types',
-      providesTags: ['Balance'],
     }),
     setScheme: build.mutation<BalanceType[], SchemeBody>({
       query: (body) => ({ url: '/api/points/scheme', method: 'POST', body }),
@@ -121,7 +79,6 @@ export const networkApi = api.injectEndpoints({
 
 export const {
   useGetMembersInfiniteQuery,
-  useGetMemberQuery,
   useAddMemberMutation,
   useAddMemberQuietlyMutation,
   useUpdateMemberMutation,
@@ -129,9 +86,6 @@ export const {
   useDecideRequestMutation,
   useGetKeyHistoryInfiniteQuery,
   useExportKeyHistoryMutation,
-  useGetBalanceTypesQuery,
   useSetSchemeMutation,
-  useGetMemberImageQuery,
-  useUploadMemberImageMutation,
   useUploadNewMemberPhotoMutation,
 } = networkApi;

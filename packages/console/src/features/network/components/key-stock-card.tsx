@@ -2,7 +2,7 @@
 import { useTranslation } from 'react-i18next';
 import { Skeleton, SKELETON_SMALL } from '../../../shared/ui/skeleton.tsx';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
-import { useGetBalanceTypesQuery } from '../api/network-api.ts';
+import { useGetBalanceTypesQuery } from '../../../shared/network/member-api.ts';
 import { KeyStock } from './key-stock.tsx';
 
 export function KeyStockCard() {

@@ -4,29 +4,10 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { MemberImageType, MemberProfile } from '@kisht/contract/network';
-import { PhotoUpload } from '../../../shared/ui/photo-upload.tsx';
-import { StoredImage } from '../../../shared/ui/document-image.tsx';
+import type { MemberProfile } from '@kisht/contract/network';
 import { SignaturePad } from '../../../shared/ui/signature-pad.tsx';
-import { useGetMemberImageQuery, useUploadMemberImageMutation } from '../api/network-api.ts';
-
-function MemberImage({ userId, imageType, available, alt }: { userId?: number; imageType: MemberImageType; available: boolean; alt: string }) {
-  const { data: url, isLoading, isError } = useGetMemberImageQuery({ ...(userId !== undefined ? { userId } : {}), imageType }, { skip: !available });
-  return <StoredImage url={url} available={available} isLoading={isLoading} isError={isError} alt={alt} />;
-}
-
-function ImageUpload({ userId, imageType, label }: { userId?: number; imageType: 'photo' | 'payment_qr'; label: string }) {
-  const [upload, { isLoading }] = useUploadMemberImageMutation();
-  // A refused QR (not a UPI QR) says why in its error toast.
-  return (
-    <PhotoUpload
-      label={label}
-      camera={imageType === 'photo'}
-      busy={isLoading}
-      upload={(picked) => upload({ ...(userId !== undefined ? { userId } : {}), imageType, file: picked.blob, fileName: picked.fileName }).unwrap()}
-    />
-  );
-}
+import { MemberImage, MemberImageUpload } from '../../../shared/network/member-image.tsx';
+import { useUploadMemberImageMutation } from '../../../shared/network/member-api.ts';
 
 function SignatureUpload({ userId }: { userId?: number }) {
   const { t } = useTranslation();
@@ -62,12 +43,12 @@ export function MemberImages({ member }: { member: MemberProfile }) {
           </p>
         ) : null}
         <MemberImage userId={userId} imageType="payment_qr" available={member.upi_id !== null} alt={t('network.images.qrTitle')} />
-        <ImageUpload userId={userId} imageType="payment_qr" label={t('network.images.newQr')} />
+        <MemberImageUpload userId={userId} imageType="payment_qr" label={t('network.images.newQr')} />
       </section>
       <section className="card stack" aria-labelledby="photo-title">
         <h2 id="photo-title">{t('network.images.photoTitle')}</h2>
         <MemberImage userId={userId} imageType="photo" available={member.has_photo} alt={t('network.images.photoTitle')} />
-        <ImageUpload userId={userId} imageType="photo" label={t('network.images.newPhoto')} />
+        <MemberImageUpload userId={userId} imageType="photo" label={t('network.images.newPhoto')} />
       </section>
       <section className="card stack" aria-labelledby="signature-title">
         <h2 id="signature-title">{t('network.images.signatureTitle')}</h2>

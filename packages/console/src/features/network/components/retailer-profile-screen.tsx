@@ -17,7 +17,8 @@ import { selectAccessConfig, selectUserAccessConfig } from '../../../shared/conf
 import { useAppSelector } from '../../../shared/state/hooks.ts';
 import { useGetDetailsQuery } from '../../../shared/auth/session-api.ts';
 import { parseId } from '../../../shared/routes.ts';
-import { useGetBalanceTypesQuery, useGetMemberQuery, useUpdateMemberMutation } from '../api/network-api.ts';
+import { useUpdateMemberMutation } from '../api/network-api.ts';
+import { useGetBalanceTypesQuery, useGetMemberQuery } from '../../../shared/network/member-api.ts';
 import { historyPath, memberName, type SwitchGroup } from '../hooks/member.ts';
 import { MemberBalances } from './member-balances.tsx';
 import { SwitchList, type SwitchValues } from './switch-list.tsx';

@@ -20,7 +20,8 @@ import { NotFoundScreen } from '../../../shared/ui/not-found-screen.tsx';
 import { isApiFailure } from '../../../shared/api/api-failure.ts';
 import { mergePages } from '../../../shared/api/paging.ts';
 import { parseId } from '../../../shared/routes.ts';
-import { useDecideRequestMutation, useExportKeyHistoryMutation, useGetBalanceTypesQuery, useGetKeyHistoryInfiniteQuery, useGetMemberQuery, type HistoryFilter } from '../api/network-api.ts';
+import { useDecideRequestMutation, useExportKeyHistoryMutation, useGetKeyHistoryInfiniteQuery, type HistoryFilter } from '../api/network-api.ts';
+import { useGetBalanceTypesQuery, useGetMemberQuery } from '../../../shared/network/member-api.ts';
 import { exportFileName, historyKindKey, signedChange } from '../hooks/history.ts';
 import { memberName } from '../hooks/member.ts';
 

@@ -1,6 +1,6 @@
 /**
  * A QR code as an SVG data URL, drawn synchronously from the qrcode library's module matrix (so the
- * screen derives it during render instead of waiting on an effect). Imported only by the EMM QR screen.
+ * screen derives it during render instead of waiting on an effect). Used by the EMM QR screen and the payment QR codes.
  */
 import QRCode from 'qrcode';
 

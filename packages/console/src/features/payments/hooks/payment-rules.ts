@@ -1,0 +1,81 @@
+/** The payment screens' small rules: paging by has_more, status badges, amounts and quantities typed in, and request ids. */
+import type { ClaimStatus, OrderStatus, PaymentClaimView } from '@kisht/contract/payments';
+import { paiseToRupeesText, parseRupeesToPaise } from '@kisht/domain/money-input';
+import type { Tone } from '../../../shared/ui/status-badges.tsx';
+
+/** The payment lists answer `{ items, page, has_more }`. */
+export interface MorePage<T> {
+  items: T[];
+  page: number;
+  has_more: boolean;
+}
+
+export function nextMorePage<T>(lastPage: MorePage<T>): number | undefined {
+  return lastPage.has_more && lastPage.items.length > 0 ? lastPage.page + 1 : undefined;
+}
+
+/** The rows of all loaded pages, each once (a row that slid onto the next page while paging shows where first seen). */
+export function mergeMorePages<T extends { id: string | number }>(pages: readonly MorePage<T>[] | undefined): T[] {
+  const seen = new Set<string | number>();
+  const items: T[] = [];
+  for (const page of pages ?? []) {
+    for (const item of page.items) {
+      if (seen.has(item.id)) continue;
+      seen.add(item.id);
+      items.push(item);
+    }
+  }
+  return items;
+}
+
+export const ORDER_STATUS_TONE: Record<OrderStatus, Tone> = { pending: 'info', paid: 'success', held: 'warning', expired: 'neutral', failed: 'danger' };
+export const ORDER_STATUS_LABEL_KEYS: Record<OrderStatus, string> = {
+  pending: 'gateway.status.pending',
+  paid: 'gateway.status.paid',
+  held: 'gateway.status.held',
+  expired: 'gateway.status.expired',
+  failed: 'gateway.status.failed',
+};
+export const CLAIM_STATUS_TONE: Record<ClaimStatus, Tone> = { open: 'info', confirmed: 'success', rejected: 'danger' };
+export const CLAIM_STATUS_LABEL_KEYS: Record<ClaimStatus, string> = {
+  open: 'gateway.claims.status.open',
+  confirmed: 'gateway.claims.status.confirmed',
+  rejected: 'gateway.claims.status.rejected',
+};
+
+/** The server's limit for one payment: ₹1,00,00,000. */
+export const MAX_CLAIM_PAISE = 1_000_000_000;
+
+/** The confirm dialog's amount as first shown: the amount the customer claimed, or empty for the retailer to type. */
+export function claimAmountText(claim: Pick<PaymentClaimView, 'amount_paise'>): string {
+  return claim.amount_paise === null ? '' : paiseToRupeesText(claim.amount_paise);
+}
+
+export type AmountCheck = { paise: number } | { error: 'required' | 'amount' };
+
+/** An amount in rupees as typed (₹ with up to two decimals) checked for the confirm dialog. */
+export function checkAmount(text: string): AmountCheck {
+  if (text.trim() === '') return { error: 'required' };
+  const paise = parseRupeesToPaise(text);
+  if (paise === null || paise < 1 || paise > MAX_CLAIM_PAISE) return { error: 'amount' };
+  return { paise };
+}
+
+export const MAX_KEYS_PER_ORDER = 10_000;
+
+/** How many keys to buy, as typed: a whole number from 1 to 10,000, else null. */
+export function parseQuantity(text: string): number | null {
+  if (!/^\d{1,5}$/.test(text.trim())) return null;
+  const n = Number(text.trim());
+  return n >= 1 && n <= MAX_KEYS_PER_ORDER ? n : null;
+}
+
+/**
+ * A request id for one order (32 hex characters, the contract's idempotency key): sent again with a retry of the
+ * same order, so a tap repeated over a bad connection opens one order, not two.
+ */
+export function newIdempotencyKey(fill: (bytes: Uint8Array<ArrayBuffer>) => void = (bytes) => crypto.getRandomValues(bytes)): string {
+  const bytes = new Uint8Array(16);
+  fill(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
