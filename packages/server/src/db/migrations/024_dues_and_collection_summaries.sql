@@ -98,23 +98,24 @@ END $$;
 CREATE TRIGGER payments_collection_days AFTER INSERT ON payments REFERENCING NEW TABLE AS payments_after
   FOR EACH STATEMENT EXECUTE FUNCTION collection_days_apply();
 
+-- A row trigger with a WHEN, not a statement trigger: moves are rare, and joining a statement's two transition
+-- tables (which have no index) would cost every bulk update of customers (the dues run marks thousands at once)
+-- a nested loop over both.
 CREATE FUNCTION collection_days_follow_customer() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO collection_days AS s (account_id, retailer_id, day, slot, amount_paise)
   SELECT account_id, retailer_id, day, customer_summary_slot(), sum(amount)
-    FROM (SELECT p.account_id, a.retailer_id, (p.created_at AT TIME ZONE 'Asia/Kolkata')::date AS day, p.amount_paise::bigint AS amount
-            FROM customers_before b JOIN customers_after a ON a.id = b.id JOIN payments p ON p.customer_id = a.id
-           WHERE a.retailer_id <> b.retailer_id
+    FROM (SELECT p.account_id, NEW.retailer_id AS retailer_id, (p.created_at AT TIME ZONE 'Asia/Kolkata')::date AS day, p.amount_paise::bigint AS amount
+            FROM payments p WHERE p.customer_id = NEW.id
           UNION ALL
-          SELECT p.account_id, b.retailer_id, (p.created_at AT TIME ZONE 'Asia/Kolkata')::date, -p.amount_paise::bigint
-            FROM customers_before b JOIN customers_after a ON a.id = b.id JOIN payments p ON p.customer_id = a.id
-           WHERE a.retailer_id <> b.retailer_id) AS moved
+          SELECT p.account_id, OLD.retailer_id, (p.created_at AT TIME ZONE 'Asia/Kolkata')::date, -p.amount_paise::bigint
+            FROM payments p WHERE p.customer_id = NEW.id) AS moved
    GROUP BY 1, 2, 3 HAVING sum(amount) <> 0 ORDER BY 1, 2, 3
   ON CONFLICT (account_id, retailer_id, day, slot) DO UPDATE SET amount_paise = s.amount_paise + excluded.amount_paise;
   RETURN NULL;
 END $$;
-CREATE TRIGGER customers_collection_days AFTER UPDATE ON customers REFERENCING OLD TABLE AS customers_before NEW TABLE AS customers_after
-  FOR EACH STATEMENT EXECUTE FUNCTION collection_days_follow_customer();
+CREATE TRIGGER customers_collection_days AFTER UPDATE OF retailer_id ON customers FOR EACH ROW
+  WHEN (OLD.retailer_id <> NEW.retailer_id) EXECUTE FUNCTION collection_days_follow_customer();
 
 INSERT INTO dues_summaries (account_id, retailer_id, due_date, slot, instalments, outstanding_paise)
 SELECT account_id, retailer_id, due_date, 0, count(*), sum(amount_paise + penalty_paise - paid_paise)
