@@ -3,11 +3,14 @@
  * memory, embedded broker, development SMS outbox), as `npm start` runs it.
  */
 import { defineConfig, devices } from '@playwright/test';
+import { FAKE_KEY_ID, FAKE_KEY_SECRET, FAKE_WEBHOOK_SECRET } from '../server/test/support/fake-razorpay.ts';
 
 const PORT = Number(process.env.E2E_PORT ?? 8091);
 export const BASE_URL = `http://localhost:${PORT}`;
 /** The test server's app secret (the operator endpoint's key is derived from it). */
 export const APP_SECRET = 'e2e-secret-e2e-secret-e2e-secret-e2e!';
+/** Where the journeys that pay start the local payment gateway (a fake of Razorpay's documented API). */
+export const GATEWAY_PORT = PORT + 1;
 
 export default defineConfig({
   testDir: './tests',
@@ -48,6 +51,13 @@ export default defineConfig({
       // Every journey signs in from 127.0.0.1, several as the same retailer, within the hour.
       OTP_SENDS_PER_MOBILE_PER_HOUR: '100',
       OTP_SENDS_PER_IP_PER_HOUR: '1000',
+      // The gateway adapter, pointed at the local fake the payment journeys start; each organisation's switch
+      // stays off (the default) until a journey turns it on.
+      PAYMENT_GATEWAY: 'razorpay',
+      RAZORPAY_BASE_URL: `http://127.0.0.1:${GATEWAY_PORT}`,
+      RAZORPAY_KEY_ID: FAKE_KEY_ID,
+      RAZORPAY_KEY_SECRET: FAKE_KEY_SECRET,
+      RAZORPAY_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
       // A console built elsewhere (`vite build --outDir ...`), so parallel work does not share one dist folder.
       ...(process.env.E2E_CONSOLE_DIST ? { CONSOLE_DIST: process.env.E2E_CONSOLE_DIST } : {}),
     },

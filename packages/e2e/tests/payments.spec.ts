@@ -1,20 +1,46 @@
 /**
- * Payments to the retailer's own UPI ID: the retailer opens Payment QR, uploads its shop's UPI QR and sees the
+ * Payments end to end. Through the gateway (a local fake of Razorpay's documented API the journeys start, which the
+ * test server's adapter is pointed at): a phone the dues policy locked is paid from its own lock screen and unlocks
+ * by itself; a retailer buys keys. To the retailer's own UPI ID: the retailer opens Payment QR, uploads its shop's UPI QR and sees the
  * UPI ID the server read from it; a customer's "I paid" from the locked phone (POST /api/device/payment_claim with
  * the phone's own credentials) reaches the open payments screen by itself (server events), the retailer confirms
  * it with the claimed amount prefilled, and the receipt of the recorded payment opens from the confirmed claim.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import QRCode from 'qrcode';
 import { addDays } from '@kisht/domain/calendar';
 import { todayInIndia } from '@kisht/domain/format';
+import { formatRupees } from '@kisht/domain/money';
+import { DeviceAgent } from '@kisht/agent/agent';
+import { MemoryStore } from '@kisht/agent/store';
+import { startScreen } from '@kisht/agent/screen/screen-server';
 import { basicAuth, enrolDevice } from '@kisht/agent/device-api';
 import { parseEnrolmentPayload } from '@kisht/agent/enrolment-payload';
 import { RetailerApi, randomImei } from '@kisht/agent/retailer-api';
-import { BASE_URL } from '../playwright.config.ts';
+import { startFakeRazorpay } from '../../server/test/support/fake-razorpay.ts';
+import { APP_SECRET, BASE_URL, GATEWAY_PORT } from '../playwright.config.ts';
+import { runOperator, setPaymentGateway } from './console-screens.ts';
 import { en, passMpin, signInWithOtp } from './fixtures.ts';
 
 const RAVI = '9876543210';
+/** The demo organisation (Ravi's). */
+const ORG = '23';
+
+/** The gateway's side: the fake takes the adapter's calls and sends its signed webhooks to our webhook route. */
+function startGateway() {
+  return startFakeRazorpay({
+    port: GATEWAY_PORT,
+    sink: async (body, headers) => (await fetch(`${BASE_URL}/api/payments/webhook/razorpay`, { method: 'POST', headers, body })).status,
+  });
+}
+
+/** Signs in, then opens a console address as a reload would (the console asks for the MPIN again). */
+async function openAt(page: Page, request: APIRequestContext, path: string) {
+  await signInWithOtp(page, request, RAVI);
+  await passMpin(page);
+  await page.goto(path);
+  await passMpin(page);
+}
 
 async function openFromMenu(page: Page, label: string) {
   await page.getByRole('button', { name: en('nav.openMenu') }).click();
@@ -90,4 +116,135 @@ test('the retailer shows its UPI QR, and confirms a customer\'s "I paid" claim, 
   await expect(receipt.getByText(name, { exact: false })).toBeVisible();
   await expect(receipt.getByText(en('paymentMethod.upi'), { exact: true })).toBeVisible();
   await expect(receipt.getByText('UTR4455667788', { exact: false })).toBeVisible();
+});
+
+test('a phone locked for a missed EMI is paid from its lock screen through the gateway, and unlocks by itself', async ({ page, context, request }) => {
+  test.setTimeout(180_000);
+  const gateway = await startGateway();
+  const retailer = new RetailerApi(BASE_URL, 'pay-now journey');
+  await retailer.signIn(`+91${RAVI}`);
+  const imei = randomImei();
+  const products = await retailer.request<Array<{ id: number; product_type: number }>>('GET', '/api/products');
+  const today = todayInIndia();
+  // Rs 12,000 over 6 months from two months ago: the first instalment was missed a month ago.
+  const { customer } = await retailer.request<{ customer: { id: number } }>('POST', '/api/customer', {
+    first_name: 'Meenakshi', last_name: 'Sundaramoorthy', mobile: '+919812377002', device_brand: 'Vivo', device_model: 'Y28s', imei1: imei,
+    provisioning_type: 0, product_id: products.find((p) => p.product_type === 0)!.id, price_paise: 1_500_000, down_payment_paise: 300_000,
+    annual_rate_bps: 0, interest_method: 'flat', tenure_months: 6, start_date: addDays(today, -60), first_due_date: addDays(today, -30),
+  });
+  const agent = new DeviceAgent({ store: new MemoryStore() });
+  const screen = await startScreen(agent, { port: 0, host: '127.0.0.1' });
+  const phone = await context.newPage();
+  try {
+    await agent.enrol(parseEnrolmentPayload(await retailer.qrPayload(customer.id)), { imei1: imei }, [{ slot: 0, operator: 'Airtel', iccid: '8991000000000000201' }]);
+    agent.start();
+    await phone.goto(screen.url);
+    await expect(phone.getByRole('heading', { name: en('phone.home.heading') })).toBeVisible();
+
+    // The organisation takes payments through the gateway, locks phones 7 days past due and unlocks them when paid.
+    await setPaymentGateway(BASE_URL, APP_SECRET, true);
+    await runOperator(BASE_URL, APP_SECRET, ['device-policy', ORG, 'auto_lock_days_overdue=7', 'auto_unlock_when_paid=on']);
+    // Today's dues run again with the new threshold: the missed instalment locks the phone (the device sweep acts on it).
+    await runOperator(BASE_URL, APP_SECRET, ['dues', ORG, today]);
+    await expect(phone.getByRole('heading', { name: en('phone.lock.heading') })).toBeVisible({ timeout: 30_000 });
+
+    // The retailer has the customer's EMI screen open; nothing is paid yet, and the customer details say Locked.
+    await openAt(page, request, `/customer-details/${customer.id}`);
+    await expect(page.getByRole('heading', { name: 'Meenakshi Sundaramoorthy' })).toBeVisible();
+    await expect(page.getByText(en('lockStatus.locked'), { exact: true }).first()).toBeVisible();
+    let loads = 0;
+    page.on('load', () => loads++);
+
+    // On the phone: Pay now opens the gateway's order for what is owed now.
+    await phone.getByRole('button', { name: en('phone.pay.payNow') }).click();
+    const paymentPage = phone.getByRole('link', { name: en('phone.pay.openPaymentPage') });
+    await expect(paymentPage).toBeVisible();
+    // One payment link at the gateway, for this order; the phone links to the gateway's own page for it.
+    const opened = [...gateway.links.values()];
+    expect(opened).toHaveLength(1);
+    expect(await paymentPage.getAttribute('href')).toBe(opened[0]!.short_url);
+    const amount = formatRupees(opened[0]!.amount);
+
+    // The customer pays in a UPI app; the gateway sends its signed webhooks, which we answer at once.
+    const { statuses } = await gateway.pay(opened[0]!.reference_id);
+    expect(statuses.every((s) => s >= 200 && s < 300)).toBe(true);
+
+    // With no click by anyone: the phone unlocks, and the open console screen says Unlocked.
+    await expect(phone.getByRole('heading', { name: en('phone.home.heading') })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText(en('lockStatus.unlocked'), { exact: true }).first()).toBeVisible({ timeout: 15_000 });
+    expect(loads).toBe(0);
+
+    // The payment is on the EMI screen, with its receipt: the amount paid, by UPI, the gateway's payment id.
+    await page.getByRole('link', { name: en('customerDetails.viewEmis') }).click();
+    const paid = page.getByRole('region', { name: en('payments.title') }).getByRole('button').filter({ hasText: amount });
+    await expect(paid).toHaveCount(1);
+    await paid.click();
+    const receipt = page.getByRole('dialog', { name: en('receipt.title'), exact: true });
+    await expect(receipt).toBeVisible();
+    await expect(receipt.getByText(en('paymentMethod.upi'), { exact: true })).toBeVisible();
+    await expect(receipt.getByText('Meenakshi Sundaramoorthy', { exact: false })).toBeVisible();
+    await expect(receipt.getByText(en('receipt.outstandingAfter'))).toBeVisible();
+  } finally {
+    await runOperator(BASE_URL, APP_SECRET, ['device-policy', ORG, 'auto_lock_days_overdue=0', 'auto_unlock_when_paid=off']).catch(() => undefined);
+    await setPaymentGateway(BASE_URL, APP_SECRET, false).catch(() => undefined);
+    await phone.close();
+    await screen.close();
+    await agent.stop();
+    await gateway.close();
+    await retailer.signOut();
+  }
+});
+
+test('a retailer buys 10 keys through the gateway; they show once in its stock and in its key history', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const gateway = await startGateway();
+  const retailer = new RetailerApi(BASE_URL, 'buy-keys journey');
+  await retailer.signIn(`+91${RAVI}`);
+  const stock = async () => (await retailer.request<Array<{ product_type: number; name: string; balance: number }>>('GET', '/api/points/balance_types'));
+  const [android] = (await stock()).filter((b) => b.product_type === 0);
+  // The switch is read when the console loads, so it goes on before signing in.
+  await setPaymentGateway(BASE_URL, APP_SECRET, true);
+  try {
+    await signInWithOtp(page, request, RAVI);
+    await passMpin(page);
+    await openFromMenu(page, en('nav.paymentGateway'));
+    const buy = page.getByRole('region', { name: en('gateway.buy.title') });
+    await buy.getByLabel(en('gateway.buy.product')).selectOption({ label: android!.name });
+    await buy.getByLabel(en('gateway.buy.quantity')).fill('10');
+    await buy.getByRole('button', { name: en('gateway.buy.validate') }).click();
+    // At the top of the network the operator sells, at the organisation's list price.
+    const quote = buy.getByRole('status');
+    await expect(quote).toContainText(en('gateway.buy.total', { amount: '' }).trim());
+    const total = /₹[\d,]+(\.\d\d)?/.exec((await quote.locator('.buy-keys__total').innerText()))![0];
+    await buy.getByRole('button', { name: en('gateway.buy.pay', { amount: total }) }).click();
+
+    // The order's QR and the gateway's page; nothing is credited before the money arrives.
+    const dialog = page.getByRole('dialog', { name: en('gateway.buy.orderTitle') });
+    await expect(dialog.getByText(en('gateway.status.pending'), { exact: true })).toBeVisible();
+    await expect(dialog.getByRole('link', { name: en('gateway.qr.openPage') })).toHaveAttribute('href', /^https:\/\/rzp\.io\//);
+    expect((await stock()).find((b) => b.product_type === 0)!.balance).toBe(android!.balance);
+    const links = [...gateway.links.values()];
+    expect(links).toHaveLength(1);
+    const { statuses } = await gateway.pay(links[0]!.reference_id);
+    expect(statuses.every((s) => s >= 200 && s < 300)).toBe(true);
+
+    // Paid: the open dialog says so by itself; the stock goes up by ten, once.
+    await expect(dialog.getByText(en('gateway.status.paid'), { exact: true })).toBeVisible({ timeout: 15_000 });
+    await dialog.getByRole('button', { name: en('common.close') }).first().click();
+    await expect.poll(async () => (await stock()).find((b) => b.product_type === 0)!.balance).toBe(android!.balance + 10);
+    // The webhooks again (a gateway retries): still ten.
+    for (const { body, headers } of gateway.sent) {
+      expect((await fetch(`${BASE_URL}/api/payments/webhook/razorpay`, { method: 'POST', headers, body })).status).toBeLessThan(300);
+    }
+    await openFromMenu(page, en('nav.keyHistory'));
+    const bought = page.getByRole('listitem').filter({ hasText: '+10' }).filter({ hasText: en('network.history.price', { amount: formatRupees(links[0]!.amount / 10) }) });
+    await expect(bought).toHaveCount(1);
+    await openFromMenu(page, en('nav.dashboard'));
+    await expect(page.getByRole('region', { name: en('network.stock.title') }).getByRole('listitem').filter({ hasText: android!.name })).toContainText(String(android!.balance + 10));
+    expect((await stock()).find((b) => b.product_type === 0)!.balance).toBe(android!.balance + 10);
+  } finally {
+    await setPaymentGateway(BASE_URL, APP_SECRET, false).catch(() => undefined);
+    await gateway.close();
+    await retailer.signOut();
+  }
 });

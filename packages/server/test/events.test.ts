@@ -217,6 +217,25 @@ describe('GET /api/events', () => {
     }
   });
 
+  it("tells of a key order only the sessions that list it: the buyer's account, and of its mini-retailers only the buyer", async () => {
+    const [raviRow, kiranRow] = (await t.db.query<{ id: number; account_id: number }>('SELECT id, account_id FROM users WHERE mobile = ANY($1::text[]) ORDER BY mobile = $2 DESC', [[RAVI, KIRAN], RAVI])).rows;
+    const [ravi, kiran, arjun] = await Promise.all([tokens.ravi, tokens.kiran, tokens.arjun].map((token) => openStream(token)));
+    const orders = (s: Stream) => s.changes().filter((c) => c.type === 'payment' && (c.customer_ids as number[]).length === 0).length;
+    try {
+      t.services.events.notify({ type: 'key_order', account_id: raviRow!.account_id, retailer_id: raviRow!.id });
+      await expect.poll(() => orders(ravi!), { timeout: 5000 }).toBe(1);
+      await fence([kiran!, arjun!]);
+      expect(orders(kiran!) + orders(arjun!)).toBe(0);
+      // The mini-retailer's own order reaches it, and its parent, who lists every order of the account.
+      t.services.events.notify({ type: 'key_order', account_id: kiranRow!.account_id, retailer_id: kiranRow!.id });
+      await expect.poll(() => orders(kiran!) === 1 && orders(ravi!) === 2, { timeout: 5000 }).toBe(true);
+      await fence([arjun!]);
+      expect(orders(arjun!)).toBe(0);
+    } finally {
+      for (const s of [ravi, kiran, arjun]) s!.close();
+    }
+  });
+
   it('ends the stream when its session logs out, and keeps the same user\'s other sessions', async () => {
     const second = await t.signIn(RAVI);
     const leaving = await openStream(second.token);

@@ -18,7 +18,9 @@ export type ChangeEvent =
   /** An organisation's dues run changed figures across its customers; no ids, every network of the organisation. */
   | { type: 'dues'; org_id: number }
   /** Members of the retailer network changed (switches, block state, details, key balances): they, their ancestors and their subtrees hear of it. */
-  | { type: 'network'; user_ids: number[]; access?: boolean };
+  | { type: 'network'; user_ids: number[]; access?: boolean }
+  /** A retailer's key order at the gateway moved: the sessions that list that retailer's orders hear of it. */
+  | { type: 'key_order'; account_id: number; retailer_id: number };
 
 /** The emitters' side: fire and forget, never throws (a lost event costs a refetch, not the write). */
 export type Notify = (event: ChangeEvent) => void;

@@ -116,6 +116,16 @@ export function createEventHub(options: EventHubOptions) {
       for (const stream of streams) if (related(stream.caller.userId)) add(stream, { type: 'network' });
     }
 
+    // Key orders: the account's sessions that list that retailer's orders (a mini-retailer only its own).
+    for (const change of changes) {
+      if (change.type !== 'key_order') continue;
+      for (const stream of streams) {
+        const { caller } = stream;
+        const own = caller.userType === 'miniretailer' ? caller.userId : null;
+        if (caller.accountId === change.account_id && (own === null || own === change.retailer_id)) add(stream, { type: 'payment', customer_ids: [] });
+      }
+    }
+
     for (const [stream, list] of out) {
       if (streams.has(stream)) stream.sink.send(list.map(SSE_EVENT).join(''));
     }

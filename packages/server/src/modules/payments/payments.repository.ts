@@ -209,9 +209,9 @@ export function createPaymentsRepository(db: Queryable) {
     },
 
     /** Orders that never reached the gateway (it refused or the node died before) and are past their time. */
-    async expireUnopened(): Promise<Array<{ id: string; customer_id: number | null }>> {
-      return (await db.query<{ id: string; customer_id: number | null }>(
-        `UPDATE payment_orders SET status = 'expired' WHERE status = 'pending' AND gateway_ref IS NULL AND expires_at <= now() RETURNING id, customer_id`,
+    async expireUnopened(): Promise<Array<Pick<OrderRow, 'id' | 'customer_id' | 'account_id' | 'retailer_id'>>> {
+      return (await db.query<Pick<OrderRow, 'id' | 'customer_id' | 'account_id' | 'retailer_id'>>(
+        `UPDATE payment_orders SET status = 'expired' WHERE status = 'pending' AND gateway_ref IS NULL AND expires_at <= now() RETURNING id, customer_id, account_id, retailer_id`,
       )).rows;
     },
 

@@ -131,12 +131,12 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     } catch (error) {
       log('the payment gateway did not open an order', error);
       await payments.openFailed(row.id);
-      deps.notify?.({ type: 'payment', customer_ids: row.customer_id ? [row.customer_id] : [] });
+      orderMoved(row);
       throw new AppError('SERVICE_UNAVAILABLE');
     }
     const written = (await payments.view(row.id))!;
     if (afterOpen) await afterOpen(written);
-    deps.notify?.({ type: 'payment', customer_ids: row.customer_id ? [row.customer_id] : [] });
+    orderMoved(row);
     return toView(written);
   }
 
@@ -236,6 +236,13 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
     return { held: null, transferId: row.id };
   }
 
+  /** Open screens hear of an order that moved: its customer's, or for a key order the sessions listing that retailer's orders. */
+  function orderMoved(order: Pick<OrderRow, 'customer_id' | 'account_id' | 'retailer_id'>): void {
+    deps.notify?.(order.customer_id !== null
+      ? { type: 'payment', customer_ids: [order.customer_id] }
+      : { type: 'key_order', account_id: order.account_id, retailer_id: order.retailer_id });
+  }
+
   /** Applies one stored event in the caller's transaction. Any order of events, any number of repeats, credits once. */
   async function apply(row: EventRow, tx: Queryable): Promise<Applied> {
     const done = async (outcome: string, order: OrderRow | null, appliedPaymentId: string | null = null, credited = false): Promise<Applied> => {
@@ -286,7 +293,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         await deps.unlockPaid([order.customer_id]).catch((error: unknown) => log('unlocking a paid-up phone failed; the device sweep tries again', error));
       }
     } else {
-      deps.notify?.({ type: 'payment', customer_ids: [] });
+      orderMoved(order);
       if (applied.credited) deps.notify?.({ type: 'network', user_ids: [order.retailer_id, ...(order.seller_id !== null ? [order.seller_id] : [])] });
     }
   }
@@ -408,9 +415,9 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
      */
     async reconcile(limit = 100): Promise<{ checked: number; expired: number; unreachable: number }> {
       const stats = { checked: 0, expired: 0, unreachable: 0 };
-      for (const { customer_id } of await payments.expireUnopened()) {
+      for (const order of await payments.expireUnopened()) {
         stats.expired++;
-        deps.notify?.({ type: 'payment', customer_ids: customer_id ? [customer_id] : [] });
+        orderMoved(order);
       }
       if (!gateway) return stats;
       for (const order of await payments.dueForCheck(deps.config.reconcileAfterMinutes, limit)) {
@@ -431,7 +438,7 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         await payments.checked(order.id);
         if (!found.some((p) => p.status === 'captured' || p.status === 'authorized') && (await payments.expire(order.id))) {
           stats.expired++;
-          deps.notify?.({ type: 'payment', customer_ids: order.customer_id ? [order.customer_id] : [] });
+          orderMoved(order);
         }
       }
       await drain();
