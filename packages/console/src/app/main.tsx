@@ -1,5 +1,5 @@
 /** Start-up: device details, i18n, store and router, then the service worker once the page has loaded. */
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router/dom';
@@ -32,13 +32,18 @@ setSessionInvalidHandler(async () => {
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
-createRoot(container).render(
-  <StrictMode>
-    <Provider store={store}>
-      <RouterProvider router={router} />
-    </Provider>
-  </StrictMode>,
-);
+// The first render as a transition: React renders it in slices of a few milliseconds and lets the browser
+// paint and take input between them, instead of one long task on a slow phone's CPU.
+const root = createRoot(container);
+startTransition(() => {
+  root.render(
+    <StrictMode>
+      <Provider store={store}>
+        <RouterProvider router={router} />
+      </Provider>
+    </StrictMode>,
+  );
+});
 
 // The service worker downloads the whole app shell: let the first screen load first.
 if (document.readyState === 'complete') void registerServiceWorker();
