@@ -106,6 +106,7 @@ export const BatchBody = Type.Object(
 export type BatchBody = Static<typeof BatchBody>;
 
 export const BatchItem = Type.Object({
+  /** command_id null: skipped, or (state queued) not written yet; a big batch's commands are written after the POST answers. */
   customer_id: Type.Integer(), name: Type.String(), command_id: Nullable(Type.String()), state: Type.String(),
   /** Why no command was made (ACTION_NOT_ALLOWED, DEVICE_NOT_ENROLLED), or the phone's error. */
   reason: Nullable(Type.String()),

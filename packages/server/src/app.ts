@@ -40,6 +40,7 @@ import { createSessionsRepository } from './modules/sessions/sessions.repository
 import { createSessionsService } from './modules/sessions/sessions.service.ts';
 import { createOrgRepository } from './modules/config/org.repository.ts';
 import { createEmmSeenRepository } from './modules/security/emm-seen.repository.ts';
+import { createRedisEmmSeen } from './modules/security/emm-seen.redis.ts';
 import { createSmsOutboxRepository } from './modules/dev/sms-outbox.repository.ts';
 import { createSmsQueueRepository } from './modules/sms-queue/sms-queue.repository.ts';
 import { createSmsQueue } from './modules/sms-queue/sms-queue.worker.ts';
@@ -178,8 +179,9 @@ export async function buildApp(config: Config, deps: AppDeps) {
 
   registerErrorHandling(app, { consoleIndex: path.join(config.CONSOLE_DIST, 'index.html') });
   await app.register(inputGuard);
+  const redisSeen = config.REDIS_URL ? await createRedisEmmSeen({ url: config.REDIS_URL, windowMs: config.limits.emmWindowMs, log: eventsLog }) : null;
   await app.register(security, {
-    emmSeen: createEmmSeenRepository(db), sessions, tokenKey, emm: config.EMM_AUTH, appOrgId: config.APP_ORG_ID,
+    emmSeen: redisSeen ?? createEmmSeenRepository(db), sessions, tokenKey, emm: config.EMM_AUTH, appOrgId: config.APP_ORG_ID,
     emmWindowMs: config.limits.emmWindowMs, sessionTouchSeconds: config.limits.sessionTouchSeconds,
   });
 
@@ -241,10 +243,11 @@ export async function buildApp(config: Config, deps: AppDeps) {
     },
     log: warn,
     notify: events.notify,
+    bulkChunk: config.limits.bulkChunk,
   });
   // Phones' reports: each is acknowledged only after the service has recorded it (see broker.ts).
   await broker.onDeviceEvent((topic, payload) => devicesService.onDeviceEvent(topic, payload.toString()));
-  await app.register(devicesRoutes, { devices: devicesService });
+  await app.register(devicesRoutes, { devices: devicesService, checkInsAtOnce: config.DEVICE_CHECK_INS_AT_ONCE });
   apple.attach(devicesService.channel);
   await app.register(appleRoutes, { apple, devices: devicesService });
   const amapi = createAmapiProvider(config, { db, customers, publicUrl, log: warn });
@@ -255,6 +258,8 @@ export async function buildApp(config: Config, deps: AppDeps) {
   const policies = createDevicePolicies({ db, devices: devicesRepository, channel: devicesService.channel, lockScreen: devicesService.lockScreen });
   const deviceWork = async () => {
     await devicesService.channel.sweep();
+    // Bulk batches whose writer stopped or died after answering (decision 017).
+    await devicesService.resumeBatches();
     await devicesService.runSchedules();
     await policies.handleEvents();
     await policies.unlockPaid();
@@ -319,6 +324,8 @@ export async function buildApp(config: Config, deps: AppDeps) {
   async function close() {
     stopDues();
     stopDeviceWork();
+    // Bulk batches being written finish their chunk in flight; the rest goes to the next sweep of any node.
+    await devicesService.stop();
     stopPaymentEvents();
     stopReconcile();
     await payments.stop();
@@ -327,6 +334,7 @@ export async function buildApp(config: Config, deps: AppDeps) {
     await smsQueue.stop();
     apple.close();
     await app.close();
+    await redisSeen?.close();
     await broker.close();
     if (!deps.db) await db.close();
   }

@@ -57,6 +57,14 @@ const schema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
       .optional(),
+    /**
+     * Redis (redis:// or rediss://) for the anti-replay check of X-EMM-Auth-Session, shared by every API node on it;
+     * without it the values go in the database (emm_auth_seen).
+     */
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+      .optional(),
     /** The data folder (see dataPaths); `memory://` for a throwaway database. */
     DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, '.data')),
     /** Overrides the data folder's `uploads/`. */
@@ -89,6 +97,11 @@ const schema = z
     MQTT_PUBLIC_URL: z.string().regex(/^(mqtts?|wss?):\/\/.+/, 'must be an mqtt://, mqtts://, ws:// or wss:// URL').optional(),
     /** How often the device sweeper republishes unpublished commands, expires old ones and runs due schedules (0: off). */
     DEVICE_SWEEP_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
+    /**
+     * Phones' check-ins handled at once on this node (0: no limit). Beyond it a phone is answered 503 at once with a
+     * Retry-After spread over the next half minute, instead of waiting in a queue until its request times out.
+     */
+    DEVICE_CHECK_INS_AT_ONCE: z.coerce.number().int().min(0).max(10_000).default(64),
     MQTT_HOST: z.string().min(1).default('0.0.0.0'),
     APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     APP_ORG_ID: z.coerce.number().int().positive().default(23),
@@ -184,7 +197,7 @@ function crossCheck(raw: Record<string, string>): string[] {
 
 export type Env = z.infer<typeof schema>;
 
-/** Limits of the sign-in flows; tests may tighten or loosen them through buildApp. */
+/** Limits of the sign-in flows and the size of a bulk batch's chunks; tests may tighten or loosen them through buildApp. */
 export interface Limits {
   otpTtlSeconds: number;
   otpMaxAttempts: number;
@@ -201,6 +214,8 @@ export interface Limits {
    * bus message (a node's listener reconnecting) can leave.
    */
   sessionCacheMs: number;
+  /** Customers a bulk lock or unlock writes per transaction; the first chunk is written before the POST answers. */
+  bulkChunk: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -214,6 +229,7 @@ export const DEFAULT_LIMITS: Limits = {
   emmWindowMs: 60_000,
   sessionTouchSeconds: 60,
   sessionCacheMs: 5000,
+  bulkChunk: 500,
 };
 
 export interface Config extends Omit<Env, 'UPLOAD_DIR'> {

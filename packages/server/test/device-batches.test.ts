@@ -2,9 +2,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '@kisht/domain/calendar';
 import { todayInIndia } from '@kisht/domain/format';
-import { RAVI, type TestApp } from './harness.ts';
-import { startDeviceApp, type deviceFixtures } from './device-fixtures.ts';
+import { createEmmAuthSession } from '@kisht/domain/emm-auth';
+import { CONSOLE_HEADERS, RAVI, SUNITA, startTestApp, type TestApp } from './harness.ts';
+import { deviceFixtures, startDeviceApp } from './device-fixtures.ts';
 import { runOperatorCommand } from '../src/modules/operator/operator.service.ts';
+import { buildApp, type BuiltApp } from '../src/app.ts';
 
 let t: TestApp;
 let ravi: string;
@@ -68,6 +70,132 @@ describe('multiple lock/unlock', () => {
     const sunita = (await t.signIn((await import('./harness.ts')).MEENA)).token;
     expect((await t.get(`/api/device/multiple_lock_unlock?batch_id=${mine.id}`, { token: sunita })).statusCode).toBe(404);
     expect((await t.post('/api/device/multiple_lock_unlock/retry', { batch_id: mine.id }, { token: sunita })).statusCode).toBe(404);
+  });
+});
+
+describe('multiple lock/unlock by filter', () => {
+  it("takes what the caller's list shows: a mini-retailer only her own customers, her parent his whole network", async () => {
+    const sunita = (await t.signIn(SUNITA)).token;
+    const hers = await f.phone({ token: sunita });
+    const his = await f.phone();
+    /** Every id of the caller's list of installed, unlocked customers, page by page. */
+    const listed = async (token: string, search?: string) => {
+      const ids: number[] = [];
+      for (let page = 1; ; page++) {
+        const query = new URLSearchParams({ status: 'install', lock_status: '0', limit: '100', page: String(page), ...(search ? { search } : {}) });
+        const items = (await t.get(`/api/customer/get_customers_keygen?${query.toString()}`, { token })).json().data.items as Array<{ id: number }>;
+        ids.push(...items.map((i) => i.id));
+        if (items.length < 100) return ids.sort((a, b) => a - b);
+      }
+    };
+    const batchIds = async (token: string, search?: string) => {
+      const res = await t.post('/api/device/multiple_lock_unlock', { action: 'lock', filter: { status: 'install', ...(search ? { search } : {}) } }, { token });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().data.items as Array<{ customer_id: number }>).map((i) => i.customer_id).sort((a, b) => a - b);
+    };
+    const sunitas = await listed(sunita);
+    expect(sunitas).toContain(hers.customer.id);
+    expect(sunitas).not.toContain(his.customer.id);
+    expect(await batchIds(sunita)).toEqual(sunitas);
+    // The parent's customer is not found by its IMEI either.
+    expect(await listed(sunita, his.customer.imei1)).toEqual([]);
+    expect(await batchIds(sunita, his.customer.imei1)).toEqual([]);
+    // The locks above are not confirmed yet, so both customers are still unlocked in the parent's list.
+    const ravis = await listed(ravi);
+    expect(ravis).toEqual(expect.arrayContaining([hers.customer.id, his.customer.id]));
+    expect(await batchIds(ravi)).toEqual(ravis);
+    expect(await batchIds(ravi, hers.customer.imei1)).toEqual([hers.customer.id]);
+    await hers.phone.close();
+    await his.phone.close();
+  });
+});
+
+describe('a batch larger than one chunk (two customers per transaction here)', () => {
+  let t2: TestApp;
+  let ravi2: string;
+  let f2: ReturnType<typeof deviceFixtures>;
+  beforeAll(async () => {
+    t2 = await startTestApp({ limits: { otpSendsPerMobilePerHour: 100, otpSendsPerIpPerHour: 1000, bulkChunk: 2 } });
+    ravi2 = (await t2.signIn(RAVI)).token;
+    f2 = deviceFixtures(t2, () => ravi2);
+  });
+  afterAll(() => t2.stop());
+
+  const progress = async (batchId: string) => (await t2.get(`/api/device/multiple_lock_unlock?batch_id=${batchId}`, { token: ravi2 })).json().data;
+  const perCustomer = async (batchId: string) => (await t2.db.query<{ customer_id: number; n: number }>(
+    'SELECT customer_id, count(*)::int AS n FROM device_commands WHERE batch_id = $1 GROUP BY customer_id ORDER BY customer_id', [batchId],
+  )).rows;
+  const lease = async (batchId: string) => (await t2.db.query<{ lease_until: Date | null }>('SELECT lease_until FROM command_batches WHERE id = $1', [batchId])).rows[0]!.lease_until;
+
+  it('answers with the first chunk written and the rest counted as queued, then writes the rest: one command per phone', async () => {
+    const phones = await Promise.all(Array.from({ length: 7 }, () => f2.phone()));
+    const res = await t2.post('/api/device/multiple_lock_unlock', { action: 'lock', customer_ids: phones.map((p) => p.customer.id) }, { token: ravi2 });
+    expect(res.statusCode, res.body).toBe(200);
+    const batch = res.json().data;
+    expect(batch.total).toBe(7);
+    expect(batch.counts.queued + batch.counts.sent).toBe(7);
+    const unwritten = (batch.items as Array<{ command_id: string | null; state: string }>).filter((i) => i.command_id === null);
+    expect(unwritten).toHaveLength(5);
+    expect(unwritten.every((i) => i.state === 'queued')).toBe(true);
+
+    for (const { phone } of phones) {
+      const command = await phone.next();
+      expect(command.type).toBe('lock');
+      await phone.ack(command, 'done');
+    }
+    await expect.poll(async () => (await progress(batch.id)).counts).toMatchObject({ done: 7, queued: 0, sent: 0 });
+    expect((await perCustomer(batch.id)).map((r) => r.n)).toEqual([1, 1, 1, 1, 1, 1, 1]);
+    await expect.poll(() => lease(batch.id)).toBeNull();
+    for (const { phone } of phones) {
+      expect(new Set(phone.received.map((c) => c.id)).size).toBe(1);
+      await phone.close();
+    }
+  });
+
+  it("is finished exactly once by another node's sweep when the node that answered stopped before writing the rest", async () => {
+    const phones = await Promise.all(Array.from({ length: 5 }, () => f2.phone()));
+    // A second node on the same database, with its own broker; it stops writing (as if it died) before it answers.
+    const node: BuiltApp = await buildApp(t2.config, { db: t2.db, secret: t2.secret });
+    await node.services.devices.stop();
+    const url = '/api/device/multiple_lock_unlock';
+    const res = await node.app.inject({
+      method: 'POST', url, payload: { action: 'lock', customer_ids: phones.map((p) => p.customer.id) },
+      headers: { ...CONSOLE_HEADERS, authorization: `Bearer ${ravi2}`, 'x-emm-auth-session': await createEmmAuthSession(url, t2.config.APP_ORG_ID) },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const batch = res.json().data;
+    await node.close();
+    expect(await perCustomer(batch.id)).toHaveLength(2);
+
+    // The surviving node counts what is not written yet as queued, without a command.
+    const before = await progress(batch.id);
+    expect(before.total).toBe(5);
+    expect(before.counts.queued + before.counts.sent).toBe(5);
+    expect((before.items as Array<{ command_id: string | null }>).filter((i) => i.command_id === null)).toHaveLength(3);
+    // The stopped node published its chunk on its own broker: the phones get it when the sweep sends it again.
+    await t2.services.devices.channel.sweep(0, 0);
+
+    // Within the lease nobody takes the batch over; once it has run out, the next sweep finishes it, once.
+    expect(await t2.services.devices.resumeBatches()).toBe(0);
+    expect(await perCustomer(batch.id)).toHaveLength(2);
+    await t2.db.query(`UPDATE command_batches SET lease_until = now() - interval '1 second' WHERE id = $1`, [batch.id]);
+    await t2.services.deviceWork();
+    expect((await perCustomer(batch.id)).map((r) => r.n)).toEqual([1, 1, 1, 1, 1]);
+    expect(await lease(batch.id)).toBeNull();
+    expect(await t2.services.devices.resumeBatches()).toBe(0);
+
+    for (const { phone } of phones) {
+      const command = await phone.next();
+      expect(command.type).toBe('lock');
+      await phone.ack(command, 'done');
+    }
+    await expect.poll(async () => (await progress(batch.id)).counts).toMatchObject({ done: 5, queued: 0, sent: 0 });
+    // One command each (the sweep may have sent the stopped node's twice; a phone takes each seq once).
+    for (const { phone, customer } of phones) {
+      expect(new Set(phone.received.map((c) => c.id)).size).toBe(1);
+      expect((await f2.profile(customer.id)).lock_status).toBe(1);
+      await phone.close();
+    }
   });
 });
 
@@ -152,7 +280,7 @@ describe('operator settings for the device side', () => {
     const { customer: c, phone } = await f.phone();
     await t.post('/api/device/lock', { customer_id: c.id }, { token: ravi });
     const lock = await phone.next();
-    expect((lock.payload as { lock_screen: { upi: string } }).lock_screen.upi).toMatch(/^upi:\/\/pay\?pa=ravi.kumar%40okicici&pn=/);
+    expect((lock.payload as { lock_screen: { upi: string } }).lock_screen.upi).toMatch(/^upi:\/\/pay\?pa=ravi\.kumar@okicici&pn=/);
     await phone.close();
   });
 });

@@ -113,6 +113,42 @@ export function classifySearch(search: string): { kind: 'imei' | 'mobile' | 'nam
 /** With a search or dates, the list counts this many matches at most (then total_capped). */
 export const LIST_COUNT_CAP = 1000;
 
+/** The list's filters without its paging (a bulk lock by filter picks what the list would show). */
+export type CustomerListFilter = Omit<CustomerListQuery, 'page' | 'limit'>;
+
+/**
+ * The list's WHERE clause for the customers table (alias c) and, where every filter has a column in the
+ * summaries (alias s), for them too; `summarised` says whether the summaries can count the matches. The
+ * list and the bulk lock's filter share it, so both select the same customers.
+ */
+function listFilter(accountId: number, query: CustomerListFilter): { whereSql: string; summaryWhereSql: string; params: unknown[]; summarised: boolean } {
+  const where = ['c.account_id = $1'];
+  const summaryWhere = ['s.account_id = $1'];
+  const params: unknown[] = [accountId];
+  let summarised = true;
+  /** A filter of the page; `summaryColumn` names the summaries' column that answers it, if any. */
+  const add = (sql: string, value: unknown, summaryColumn?: string) => {
+    params.push(value);
+    const n = `$${params.length}`;
+    where.push(sql.replaceAll('?', n));
+    if (summaryColumn) summaryWhere.push(`s.${summaryColumn} = ${n}`);
+    else summarised = false;
+  };
+  if (query.status !== 'all') add('c.install_status = ?', installStatusOf(query.status), 'install_status');
+  if (query.lock_status !== undefined) add('c.lock_status = ?', query.lock_status, 'lock_status');
+  if (query.retailer_id !== undefined) add('c.retailer_id = ?', query.retailer_id, 'retailer_id');
+  // Dates are India dates: a day runs from 00:00 to 24:00 at UTC+05:30.
+  if (query.from) add(`c.created_at >= (?::date::timestamp AT TIME ZONE 'Asia/Kolkata')`, query.from);
+  if (query.to) add(`c.created_at < ((?::date + 1)::timestamp AT TIME ZONE 'Asia/Kolkata')`, query.to);
+  if (query.search) {
+    const s = classifySearch(query.search);
+    if (s.kind === 'imei') add('(c.imei1 = ? OR c.imei2 = ?)', s.value);
+    else if (s.kind === 'mobile') add('(c.mobile = ? OR c.alt_mobile = ?)', s.value);
+    else add(`(lower(c.first_name || ' ' || c.last_name) LIKE ? || '%' OR lower(c.last_name) LIKE ? || '%')`, s.value);
+  }
+  return { whereSql: where.join(' AND '), summaryWhereSql: summaryWhere.join(' AND '), params, summarised };
+}
+
 export function createCustomersRepository(db: Queryable) {
   /** The full rows of the viewer's customers among these ids (the rule of visibleTo). */
   async function manyVisibleTo(viewer: Viewer, ids: readonly number[], q: Queryable = db): Promise<CustomerRow[]> {
@@ -272,33 +308,9 @@ export function createCustomersRepository(db: Queryable) {
      * (total_capped), since a short search like "a" may match most of a big network.
      */
     async list(accountId: number, query: CustomerListQuery): Promise<{ items: CustomerListItem[]; total: number; total_capped: boolean }> {
-      const where = ['c.account_id = $1'];
-      const summaryWhere = ['s.account_id = $1'];
-      const params: unknown[] = [accountId];
-      /** A filter of the page; `summaryColumn` names the summaries' column that answers it, if any. */
-      const add = (sql: string, value: unknown, summaryColumn?: string) => {
-        params.push(value);
-        const n = `$${params.length}`;
-        where.push(sql.replaceAll('?', n));
-        if (summaryColumn) summaryWhere.push(`s.${summaryColumn} = ${n}`);
-        else summarised = false;
-      };
-      let summarised = true;
-      if (query.status !== 'all') add('c.install_status = ?', installStatusOf(query.status), 'install_status');
-      if (query.lock_status !== undefined) add('c.lock_status = ?', query.lock_status, 'lock_status');
-      if (query.retailer_id !== undefined) add('c.retailer_id = ?', query.retailer_id, 'retailer_id');
-      // Dates are India dates: a day runs from 00:00 to 24:00 at UTC+05:30.
-      if (query.from) add(`c.created_at >= (?::date::timestamp AT TIME ZONE 'Asia/Kolkata')`, query.from);
-      if (query.to) add(`c.created_at < ((?::date + 1)::timestamp AT TIME ZONE 'Asia/Kolkata')`, query.to);
-      if (query.search) {
-        const s = classifySearch(query.search);
-        if (s.kind === 'imei') add('(c.imei1 = ? OR c.imei2 = ?)', s.value);
-        else if (s.kind === 'mobile') add('(c.mobile = ? OR c.alt_mobile = ?)', s.value);
-        else add(`(lower(c.first_name || ' ' || c.last_name) LIKE ? || '%' OR lower(c.last_name) LIKE ? || '%')`, s.value);
-      }
-      const whereSql = where.join(' AND ');
+      const { whereSql, summaryWhereSql, params, summarised } = listFilter(accountId, query);
       const totalSql = summarised
-        ? `SELECT coalesce(sum(s.customers), 0)::int AS n FROM customer_summaries s WHERE ${summaryWhere.join(' AND ')}`
+        ? `SELECT coalesce(sum(s.customers), 0)::int AS n FROM customer_summaries s WHERE ${summaryWhereSql}`
         : `SELECT count(*)::int AS n FROM (SELECT 1 FROM customers c WHERE ${whereSql} LIMIT ${LIST_COUNT_CAP + 1}) AS matching`;
       const offset = (query.page - 1) * query.limit;
       // The total's row is joined to the page, so an empty page still brings the total (with a null id).
@@ -325,6 +337,19 @@ export function createCustomersRepository(db: Queryable) {
       const items = res.rows.flatMap(({ total: _total, ...r }) => (r.id === null ? [] : [{ ...r, overdue_paise: Number(r.overdue_paise), created_at: r.created_at.toISOString() }]));
       if (summarised || counted <= LIST_COUNT_CAP) return { items, total: counted, total_capped: false };
       return { items, total: Math.max(LIST_COUNT_CAP, offset + items.length), total_capped: true };
+    },
+
+    /**
+     * The ids the list would show under this filter, newest first as the list orders them, at most `cap` of
+     * them, in one statement (a bulk lock by filter takes every match, not a page).
+     */
+    async listIds(accountId: number, query: CustomerListFilter, cap: number, q: Queryable = db): Promise<number[]> {
+      const { whereSql, params } = listFilter(accountId, query);
+      const res = await q.query<{ id: number }>(
+        `SELECT c.id FROM customers c WHERE ${whereSql} ORDER BY c.created_at DESC, c.id DESC LIMIT $${params.length + 1}::int`,
+        [...params, cap],
+      );
+      return res.rows.map((r) => r.id);
     },
   };
 }

@@ -17,7 +17,7 @@ import type { CreateCustomerBody, CreateFinancedCustomerBody, CustomerList, Cust
 import type { CatalogueRepository } from '../catalogue/catalogue.repository.ts';
 import type { LicensesRepository } from '../licenses/licenses.repository.ts';
 import type { Notify } from '../events/events.bus.ts';
-import type { CustomerRow, CustomersRepository } from './customers.repository.ts';
+import type { CustomerListFilter, CustomerRow, CustomersRepository } from './customers.repository.ts';
 import { ownRetailerOf } from './customers.repository.ts';
 import type { EmiRepository } from '../emi/emi.repository.ts';
 
@@ -95,6 +95,12 @@ export interface CustomersServiceDeps {
   notify?: Notify;
   /** Removes stored document files (after the customer they belonged to is gone). */
   removeFile?: (relative: string) => Promise<void>;
+}
+
+/** A mini-retailer's list is its own customers, whatever filter it sends. */
+function scopedTo<Q extends CustomerListFilter>(caller: RequestAuth, query: Q): Q {
+  const own = ownRetailerOf(caller);
+  return own !== null ? { ...query, retailer_id: own } : query;
 }
 
 export function createCustomersService(deps: CustomersServiceDeps) {
@@ -280,11 +286,13 @@ export function createCustomersService(deps: CustomersServiceDeps) {
     },
 
     async list(caller: RequestAuth, query: CustomerListQuery): Promise<CustomerList> {
-      // A mini-retailer's list is its own customers, whatever filter it sends.
-      const own = ownRetailerOf(caller);
-      const scoped = own !== null ? { ...query, retailer_id: own } : query;
-      const { items, total, total_capped } = await customers.list(caller.accountId, scoped);
+      const { items, total, total_capped } = await customers.list(caller.accountId, scopedTo(caller, query));
       return { items, total, total_capped, page: query.page, limit: query.limit };
+    },
+
+    /** Every id the caller's list shows under this filter, newest first, at most `cap` (a bulk lock by filter). */
+    async listIds(caller: RequestAuth, filter: CustomerListFilter, cap: number): Promise<number[]> {
+      return customers.listIds(caller.accountId, scopedTo(caller, filter), cap);
     },
   };
 }

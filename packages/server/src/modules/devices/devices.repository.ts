@@ -435,6 +435,105 @@ export function createDevicesRepository(db: Queryable) {
       return res.rows;
     },
 
+    // Bulk batches (decision 017) ----------------------------------------------------------------------------
+
+    /** Stores a batch with its targets, all unwritten, and the writer's lease. */
+    async createBatch(batch: { id: string; account_id: number; action: 'lock' | 'unlock'; created_by: number; customer_ids: readonly number[]; lease_seconds: number }, q: Queryable): Promise<void> {
+      await q.query(
+        `INSERT INTO command_batches (id, account_id, action, created_by, lease_until) VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
+        [batch.id, batch.account_id, batch.action, batch.created_by, batch.lease_seconds],
+      );
+      await q.query('INSERT INTO command_batch_pending (batch_id, customer_id) SELECT $1, unnest($2::int[])', [batch.id, batch.customer_ids]);
+    },
+
+    /**
+     * Takes up to `limit` of the batch's unwritten targets for the caller's transaction: they leave the pending
+     * rows now and come back if it does not commit. Rows another writer holds are passed over.
+     */
+    async takePending(batchId: string, limit: number, q: Queryable): Promise<number[]> {
+      return (await q.query<{ customer_id: number }>(
+        `DELETE FROM command_batch_pending WHERE batch_id = $1 AND customer_id IN (
+           SELECT customer_id FROM command_batch_pending WHERE batch_id = $1 ORDER BY customer_id LIMIT $2 FOR UPDATE SKIP LOCKED)
+         RETURNING customer_id`,
+        [batchId, limit],
+      )).rows.map((r) => r.customer_id).sort((a, b) => a - b);
+    },
+
+    /** After a chunk: its skipped customers join the batch's and the writer's lease runs on. */
+    async chunkWritten(batchId: string, skipped: ReadonlyArray<{ customer_id: number; reason: string }>, leaseSeconds: number, q: Queryable): Promise<void> {
+      await q.query(
+        `UPDATE command_batches SET skipped = skipped || $2::jsonb, lease_until = now() + make_interval(secs => $3) WHERE id = $1`,
+        [batchId, JSON.stringify(skipped), leaseSeconds],
+      );
+    },
+
+    /** Ends the lease once nothing is left to write (a chunk still in flight elsewhere keeps its rows, so it keeps the lease). */
+    async finishBatch(batchId: string, q: Queryable = db): Promise<boolean> {
+      const res = await q.query(
+        'UPDATE command_batches b SET lease_until = NULL WHERE b.id = $1 AND NOT EXISTS (SELECT 1 FROM command_batch_pending p WHERE p.batch_id = b.id)',
+        [batchId],
+      );
+      return res.rowCount > 0;
+    },
+
+    /**
+     * Takes over one batch whose writer's lease ran out (it stopped or died), with who started it, or nothing.
+     * Two sweepers never take the same one; a writer still alive after all writes no target twice either.
+     */
+    async takeAbandonedBatch(leaseSeconds: number): Promise<{ id: string; action: 'lock' | 'unlock'; account_id: number; created_by: number; user_type: 'retailer' | 'miniretailer' } | undefined> {
+      return (await db.query<{ id: string; action: 'lock' | 'unlock'; account_id: number; created_by: number; user_type: 'retailer' | 'miniretailer' }>(
+        `UPDATE command_batches b SET lease_until = now() + make_interval(secs => $1) FROM users u
+          WHERE b.id = (SELECT id FROM command_batches WHERE lease_until < now() ORDER BY lease_until LIMIT 1 FOR UPDATE SKIP LOCKED) AND u.id = b.created_by
+          RETURNING b.id::text AS id, b.action, b.account_id, b.created_by, u.user_type`,
+        [leaseSeconds],
+      )).rows[0];
+    },
+
+    /** Hands batches a stopping node was writing to the next sweep of any node. */
+    async releaseBatches(batchIds: readonly string[]): Promise<void> {
+      if (batchIds.length) await db.query('UPDATE command_batches SET lease_until = now() WHERE id = ANY($1::uuid[]) AND lease_until IS NOT NULL', [batchIds]);
+    },
+
+    /**
+     * Takes the batch's failed and expired commands out of it (they stay in the log) and makes their customers
+     * unwritten targets again; returns them. A second retry at the same time finds them gone.
+     */
+    async retargetFailed(batchId: string, leaseSeconds: number, q: Queryable): Promise<number[]> {
+      const ids = (await q.query<{ customer_id: number }>(
+        `UPDATE device_commands SET batch_id = NULL WHERE batch_id = $1 AND state IN ('failed', 'expired') RETURNING customer_id`, [batchId],
+      )).rows.map((r) => r.customer_id);
+      if (ids.length === 0) return [];
+      await q.query('INSERT INTO command_batch_pending (batch_id, customer_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING', [batchId, ids]);
+      await q.query('UPDATE command_batches SET lease_until = now() + make_interval(secs => $2) WHERE id = $1', [batchId, leaseSeconds]);
+      return ids;
+    },
+
+    /**
+     * A batch of the account and what became of each target, read in one statement so a chunk committing
+     * meanwhile is seen either before or after: its commands, its unwritten targets (queued, no command yet)
+     * and its skipped customers. Undefined when the account has no such batch.
+     */
+    async batchState(batchId: string, accountId: number) {
+      const res = await db.query<{ id: string; action: string; created_at: Date; skipped: Array<{ customer_id: number; reason: string }>; created_by: number }
+        & ({ customer_id: number; first_name: string | null; last_name: string | null; command_id: string | null; state: string; result: { error?: string } | null } | { customer_id: null })>(
+        `WITH b AS (SELECT id, action, created_at, skipped, created_by FROM command_batches WHERE id = $1 AND account_id = $2),
+              t AS (SELECT d.customer_id, d.id AS command_id, d.state, d.result FROM device_commands d WHERE d.batch_id = $1
+                    UNION ALL
+                    SELECT p.customer_id, NULL, 'queued', NULL FROM command_batch_pending p WHERE p.batch_id = $1)
+         SELECT b.id::text AS id, b.action, b.created_at, b.skipped, b.created_by, t.customer_id, c.first_name, c.last_name, t.command_id::text AS command_id, t.state, t.result
+           FROM b LEFT JOIN t ON true LEFT JOIN customers c ON c.id = t.customer_id
+          ORDER BY t.customer_id, t.command_id NULLS LAST`,
+        [batchId, accountId],
+      );
+      const first = res.rows[0];
+      if (!first) return undefined;
+      const { id, action, created_at, skipped, created_by } = first;
+      const targets = res.rows.flatMap((r) => (r.customer_id === null ? [] : [{
+        customer_id: r.customer_id, name: `${r.first_name ?? ''} ${r.last_name ?? ''}`.trim(), command_id: r.command_id, state: r.state, result: r.result,
+      }]));
+      return { id, action, created_at, skipped, created_by, targets };
+    },
+
     async orgPolicy(orgId: number, q: Queryable = db) {
       return (await q.query<{ offline_lock_days: number; lock_on_sim_change: boolean; auto_lock_days_overdue: number; auto_unlock_when_paid: boolean; name: string }>(
         'SELECT offline_lock_days, lock_on_sim_change, auto_lock_days_overdue, auto_unlock_when_paid, name FROM organizations WHERE id = $1',

@@ -17,7 +17,7 @@ import {
 import { ok } from '../../shared/reply.ts';
 import type { SuccessMessage } from '../../shared/messages.ts';
 import { authOf, SIGNED_IN } from '../../plugins/route-config.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, errorMessage } from '../../errors.ts';
 import type { DevicesService } from './devices.service.ts';
 import type { DeviceRow } from './devices.repository.ts';
 
@@ -25,8 +25,13 @@ const errors = { 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 404: ErrorRe
 const tags = ['devices'];
 const security = [{ bearer: [] }];
 
-export async function devicesRoutes(app: App, opts: { devices: DevicesService }) {
+/** A busy node's answer to a check-in beyond its limit: come back within this many seconds (at least 5), spread. */
+const CHECK_IN_COME_BACK_SECONDS = 30;
+
+export async function devicesRoutes(app: App, opts: { devices: DevicesService; checkInsAtOnce?: number }) {
   const { devices } = opts;
+  const checkInsAtOnce = opts.checkInsAtOnce ?? 0;
+  let checkInsNow = 0;
   // One shape for the retailer's POST actions: schema-checked body, the caller's auth, a success message.
   const retailerPost = <B extends TSchema, R extends TSchema>(url: string, summary: string, body: B, reply: R, handler: (request: FastifyRequest<{ Body: Static<B> }>) => Promise<Static<R>>, message: SuccessMessage = 'COMMAND_SENT') =>
     app.route({
@@ -108,7 +113,7 @@ export async function devicesRoutes(app: App, opts: { devices: DevicesService })
   retailerPost('/api/device/schedule_cancel', 'Cancel a scheduled lock or unlock', ScheduleCancelBody, Schedule, (r) => devices.cancelSchedule(authOf(r), r.body.schedule_id), 'SCHEDULE_CANCELLED');
 
   // Multiple lock/unlock.
-  retailerPost('/api/device/multiple_lock_unlock', 'Lock or unlock many phones (chosen by hand or by filter); answers with the batch', BatchBody, Batch, (r) => devices.startBatch(authOf(r), r.body), 'BATCH_STARTED');
+  retailerPost('/api/device/multiple_lock_unlock', 'Lock or unlock many phones (chosen by hand or by filter); answers once the batch is stored, its customers not written yet counted as queued', BatchBody, Batch, (r) => devices.startBatch(authOf(r), r.body), 'BATCH_STARTED');
   app.get('/api/device/multiple_lock_unlock', {
     config: { callers: SIGNED_IN, scope: 'account' },
     schema: { tags, security, summary: "A batch's progress and each phone's outcome", querystring: BatchQuery, response: { 200: Ok(Batch), ...errors } },
@@ -128,8 +133,22 @@ export async function devicesRoutes(app: App, opts: { devices: DevicesService })
   };
   app.post('/api/device/check-in', {
     config: { public: true, skipEmm: true, callers: ['device'], scope: 'own' },
-    schema: { tags: ['device side'], summary: "The phone's check-in (its own credentials, HTTP Basic): state in, desired state and open commands out", body: CheckInBody, response: { 200: Ok(CheckInReply), ...errors } },
-  }, async (request) => ok(request, await devices.checkIn(await deviceAuth(request), request.body as never), 'OK') as never);
+    schema: { tags: ['device side'], summary: "The phone's check-in (its own credentials, HTTP Basic): state in, desired state and open commands out", body: CheckInBody, response: { 200: Ok(CheckInReply), ...errors, 503: ErrorReply } },
+  }, async (request, reply) => {
+    // Load shedding: thousands of phones reconnecting at once (after an outage, a deploy) would otherwise queue
+    // here until their requests time out. Past the limit a phone is told at once when to come back, spread out.
+    if (checkInsAtOnce > 0 && checkInsNow >= checkInsAtOnce) {
+      const seconds = 5 + Math.floor(Math.random() * (CHECK_IN_COME_BACK_SECONDS - 4));
+      return reply.code(503).header('retry-after', String(seconds))
+        .send({ success: false, code: 'SERVICE_UNAVAILABLE', message: errorMessage('SERVICE_UNAVAILABLE'), retry_after_seconds: seconds }) as never;
+    }
+    checkInsNow++;
+    try {
+      return ok(request, await devices.checkIn(await deviceAuth(request), request.body as never), 'OK') as never;
+    } finally {
+      checkInsNow--;
+    }
+  });
   app.post('/api/device/offline_command_log', {
     config: { public: true, skipEmm: true, callers: ['device'], scope: 'own' },
     schema: { tags: ['device side'], summary: 'The phone uploads what it did offline (each entry is kept once)', body: OfflineLogBody, response: { 200: Ok(Type.Object({ taken: Type.Integer() })), ...errors } },

@@ -7,7 +7,8 @@ import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { isDeviceActionAllowed, offeredActions, offeredPlanActions, SIM_TRACKING_COMMANDS, type DeviceAction, type ProvisioningType } from '@kisht/domain/device-actions';
 import { INSTALL_STATUS, PROVISIONING_TYPE } from '@kisht/domain/constants';
 import { HOTP_LOOK_AHEAD, offlineCode, oucCode, oucStep, OUC_STEP_SECONDS } from '@kisht/protocol/offline-codes';
-import type { CheckInBody, LockScreen, OfflineLogEntry, Sim } from '@kisht/protocol/messages';
+import type { CheckInBody, LockScreen, LockScreenClaim, OfflineLogEntry, Sim } from '@kisht/protocol/messages';
+import { upiPayLink } from '@kisht/domain/upi';
 import { commandTopic, deviceIdOf, deviceUsername, eventTopic } from '@kisht/protocol/topics';
 import { assertAccess } from '../../plugins/access.ts';
 import { accessFor } from '@kisht/domain/device-access';
@@ -18,7 +19,7 @@ import type {
   Batch, BatchBody, DeepLink, DeviceCommand, DeviceEnrolBody, DeviceEnrolled, DevicePanel, EmmCode, OfflineCode, Schedule, SimChange,
 } from '@kisht/contract/devices';
 import type { CustomersService } from '../customers/customers.service.ts';
-import type { CustomerRow, CustomersRepository } from '../customers/customers.repository.ts';
+import type { CustomerRow, CustomersRepository, Viewer } from '../customers/customers.repository.ts';
 import { ownRetailerOf } from '../customers/customers.repository.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { CommandRow, DeviceRow, DevicesRepository } from './devices.repository.ts';
@@ -38,9 +39,15 @@ export interface AgentSettings {
   checkInSeconds: number;
 }
 
-/** Customers written in one transaction of a bulk lock or unlock. */
-const BATCH_CHUNK = 500;
+/** Chunks of a bulk batch written at once after the answer, on as many of the pool's connections. */
 const BATCH_CHUNKS_AT_ONCE = 3;
+/** Customers one bulk batch takes at most (a filter's matches beyond are left out, newest first). */
+const BATCH_MAX = 20_000;
+/**
+ * How long a batch's writer may go without finishing a chunk before the device sweep of any node takes the batch
+ * over (decision 017). A writer slower than that is only joined, never doubled: each target is written once.
+ */
+const BATCH_LEASE_SECONDS = 30;
 const isDeviceId = (id: string) => deviceIdOf(id) !== null;
 /** The broker password is a random 32-byte secret, stored as its SHA-256. */
 const samePassword = (password: string, storedHash: string) => timingSafeEqual(Buffer.from(sha256(password), 'hex'), Buffer.from(storedHash, 'hex'));
@@ -69,27 +76,50 @@ export function createDevicesService(deps: {
   log: (message: string, error?: unknown) => void;
   /** Server events (modules/events): enrolments, commands, schedules and SIM changes reach open screens. */
   notify?: Notify;
+  /** Customers a bulk batch writes per transaction (Limits.bulkChunk). */
+  bulkChunk?: number;
 }) {
   const { db, devices, agent } = deps;
+  const bulkChunk = deps.bulkChunk ?? 500;
 
-  /** What the lock screens of these customers show: amount due now, the retailer's UPI QR and contact. */
+  /** A claim older than this is no longer news to the customer: the lock screen leaves it out. */
+  const CLAIM_SHOWN_DAYS = 7;
+
+  /**
+   * What the lock screens of these customers show: amount due now, the retailer's UPI QR and contact, and what
+   * became of the customer's latest "I paid" of the last CLAIM_SHOWN_DAYS days.
+   */
   async function lockScreens(customerIds: number[], q: Queryable = db, message: string | null = null): Promise<Map<number, LockScreen>> {
-    const res = await q.query<{ id: number; amount_due: string; retailer_name: string; retailer_mobile: string; upi_vpa: string | null; language: string | null; first_name: string; last_name: string; pay_now: boolean }>(
+    const res = await q.query<{
+      id: number; amount_due: string; retailer_name: string; retailer_mobile: string; upi_id: string | null; upi_name: string | null; language: string | null;
+      first_name: string; last_name: string; pay_now: boolean;
+      claim_status: LockScreenClaim['status'] | null; claim_amount: number | null; claim_reason: string | null; claim_at: Date | null;
+    }>(
       `SELECT c.id, coalesce((SELECT sum(e.amount_paise + e.penalty_paise - e.paid_paise) FROM emi_instalments e
                          WHERE e.customer_id = c.id AND e.due_date <= (now() AT TIME ZONE 'Asia/Kolkata')::date AND e.paid_paise < e.amount_paise + e.penalty_paise), 0) AS amount_due,
-              coalesce(nullif(trim(r.first_name || ' ' || r.last_name), ''), r.mobile) AS retailer_name, r.mobile AS retailer_mobile, r.upi_vpa, c.language,
-              c.first_name, c.last_name, coalesce((o.features->>'payment_gateway')::boolean, false) AS pay_now
-         FROM customers c JOIN users r ON r.id = c.retailer_id JOIN organizations o ON o.id = c.org_id WHERE c.id = ANY($1::int[])`,
-      [customerIds],
+              coalesce(nullif(trim(r.first_name || ' ' || r.last_name), ''), r.mobile) AS retailer_name, r.mobile AS retailer_mobile, r.upi_id, r.upi_name, c.language,
+              c.first_name, c.last_name, coalesce((o.features->>'payment_gateway')::boolean, false) AS pay_now,
+              pc.status AS claim_status, pc.amount_paise AS claim_amount, pc.decision_reason AS claim_reason, pc.updated_at AS claim_at
+         FROM customers c JOIN users r ON r.id = c.retailer_id JOIN organizations o ON o.id = c.org_id
+         LEFT JOIN LATERAL (SELECT p.status, p.amount_paise, p.decision_reason, p.updated_at FROM payment_claims p
+                             WHERE p.customer_id = c.id AND p.created_at > now() - make_interval(days => $2)
+                             ORDER BY p.created_at DESC, p.id DESC LIMIT 1) pc ON true
+        WHERE c.id = ANY($1::int[])`,
+      [customerIds, CLAIM_SHOWN_DAYS],
     );
     return new Map(res.rows.map((row) => {
       // Never below 0: the phone hides the amount line when nothing is due (no "Amount due Rs 0").
       const amount = Math.max(0, Number(row.amount_due));
-      const upi = row.upi_vpa
-        ? `upi://pay?${new URLSearchParams({ pa: row.upi_vpa, pn: row.retailer_name, ...(amount > 0 ? { am: (amount / 100).toFixed(2) } : {}), cu: 'INR', tn: `EMI ${row.first_name} ${row.last_name}`.slice(0, 50) }).toString()}`
+      // The shop's own UPI ID, as set on Payment QR (or by the operator). No tr: this is a payment to a person's
+      // address, not an order of ours, and payer apps treat a reference on a personal address as a merchant payment.
+      const upi = row.upi_id
+        ? upiPayLink({ vpa: row.upi_id, name: row.upi_name ?? row.retailer_name, amountPaise: amount, note: `EMI ${row.first_name} ${row.last_name}` })
+        : null;
+      const claim: LockScreenClaim | null = row.claim_status
+        ? { status: row.claim_status, amount_paise: row.claim_amount, reason: row.claim_status === 'rejected' ? row.claim_reason : null, at: row.claim_at!.toISOString() }
         : null;
       // "Pay now" only where the organisation's gateway switch is on; "I paid" is offered on every lock screen.
-      return [row.id, { amount_due: amount, upi, retailer_name: row.retailer_name, retailer_mobile: row.retailer_mobile, message, language: row.language, pay_now: row.pay_now }];
+      return [row.id, { amount_due: amount, upi, retailer_name: row.retailer_name, retailer_mobile: row.retailer_mobile, message, language: row.language, pay_now: row.pay_now, claim }];
     }));
   }
 
@@ -158,6 +188,10 @@ export function createDevicesService(deps: {
     return true;
   }
   channel.onSimChange = onSimChange;
+
+  /** Bulk batches this node is writing after having answered (or took over); none starts once stopping. */
+  const writing = new Set<{ batchId: string; work: Promise<void> }>();
+  let stopping = false;
 
   return {
     channel,
@@ -406,62 +440,49 @@ export function createDevicesService(deps: {
 
     // Multiple lock/unlock -----------------------------------------------------------------------------------
 
+    /**
+     * Stores the batch with its targets and writes the first chunk in one transaction, then answers; the rest
+     * is written after the answer, a chunk per transaction, each published as it commits (decision 017). The
+     * answer counts the targets not written yet as queued.
+     */
     async startBatch(caller: RequestAuth, body: BatchBody): Promise<Batch> {
       assertAccess(caller, accessFor(body.action));
       let ids = body.customer_ids ?? [];
       if (!body.customer_ids) {
         if (!body.filter) throw new AppError('VALIDATION_FAILED', { details: [{ field: 'customer_ids', message: 'choose customers or a filter', rule: 'required' }] });
-        ids = [];
-        for (let page = 1; ; page++) {
-          const list = await deps.customers.list(caller, { page, limit: 100, status: (body.filter.status ?? 'install') as never, lock_status: body.action === 'lock' ? 0 : 1, ...(body.filter.search ? { search: body.filter.search } : {}) });
-          ids.push(...list.items.map((c) => c.id));
-          if (list.items.length < 100 || ids.length >= 20000) break;
-        }
+        // What the caller's list shows under the same filter, for phones the action changes.
+        ids = await deps.customers.listIds(caller, {
+          status: (body.filter.status ?? 'install') as never, lock_status: body.action === 'lock' ? 0 : 1, ...(body.filter.search ? { search: body.filter.search } : {}),
+        }, BATCH_MAX);
       }
       // All or nothing, like a profile read: one customer the caller may not see (another network's, or the
       // parent's for a mini-retailer) refuses the whole request before anything is written or named.
       ids = [...new Set(ids)];
       if ((await deps.customerRows.visibleTo(caller, ids)).length !== ids.length) throw new AppError('NOT_FOUND');
-      const batchId = randomUUID();
-      const skipped: { customer_id: number; reason: string }[] = [];
-      await db.query('INSERT INTO command_batches (id, account_id, action, created_by) VALUES ($1, $2, $3, $4)', [batchId, caller.accountId, body.action, caller.userId]);
-      // Chunks of BATCH_CHUNK customers, each written in a few statements; the answer comes once every command
-      // is written, and publishing (and the phones' reports it brings) starts after it, so it does not hold the
-      // answer up. A crash in between leaves the commands queued for the sweeper.
-      // A few chunks at once (their customers differ), on a few of the pool's connections.
-      const written: Array<Awaited<ReturnType<typeof writeBatchChunk>>['written']> = [];
-      const chunks = Array.from({ length: Math.ceil(ids.length / BATCH_CHUNK) }, (_, i) => ids.slice(i * BATCH_CHUNK, (i + 1) * BATCH_CHUNK));
-      for (let i = 0; i < chunks.length; i += BATCH_CHUNKS_AT_ONCE) {
-        for (const chunk of await Promise.all(chunks.slice(i, i + BATCH_CHUNKS_AT_ONCE).map((part) => writeBatchChunk(caller, part, body.action, batchId)))) {
-          skipped.push(...chunk.skipped);
-          written.push(chunk.written);
-        }
-      }
-      await db.query('UPDATE command_batches SET skipped = $2 WHERE id = $1', [batchId, JSON.stringify(skipped)]);
-      const answer = await this.batch(caller, batchId);
-      setImmediate(() => {
-        Promise.all(written.map((chunk) => channel.publishMany(chunk))).catch((error: unknown) => deps.log('bulk publish failed; the sweeper will retry', error));
+      const job: BatchJob = { id: randomUUID(), action: body.action, viewer: caller };
+      const first = await db.transaction(async (tx) => {
+        await devices.createBatch({ id: job.id, account_id: caller.accountId, action: body.action, created_by: caller.userId, customer_ids: ids, lease_seconds: BATCH_LEASE_SECONDS }, tx);
+        const chunk = await writeBatchChunk(job, tx);
+        return { ...chunk, finished: await devices.finishBatch(job.id, tx) };
       });
+      const answer = await this.batch(caller, job.id);
+      // Publishing the first chunk and writing the rest start after the answer, so they do not hold it up.
+      setImmediate(() => keepWriting(job, first.written, !first.finished));
       return answer;
     },
 
     async batch(caller: RequestAuth, batchId: string): Promise<Batch> {
-      const batch = (await db.query<{ id: string; action: string; created_at: Date; skipped: { customer_id: number; reason: string }[]; created_by: number }>(
-        'SELECT id, action, created_at, skipped, created_by FROM command_batches WHERE id = $1 AND account_id = $2', [batchId, caller.accountId],
-      )).rows[0];
+      const batch = await devices.batchState(batchId, caller.accountId);
       const own = ownRetailerOf(caller);
       if (!batch || (own !== null && batch.created_by !== own)) throw new AppError('NOT_FOUND');
-      const rows = (await db.query<{ customer_id: number; first_name: string; last_name: string; id: string; state: string; result: { error?: string } | null }>(
-        `SELECT d.customer_id, c.first_name, c.last_name, d.id, d.state, d.result FROM device_commands d JOIN customers c ON c.id = d.customer_id
-          WHERE d.batch_id = $1 ORDER BY d.customer_id`, [batchId],
-      )).rows;
       // Names only of customers the caller may see (a retailer reading its mini-retailer's batch sees them all).
       const names = new Map((await deps.customerRows.visibleTo(caller, batch.skipped.map((s) => s.customer_id)))
         .map((r) => [r.id, `${r.first_name} ${r.last_name}`]));
       const counts = { queued: 0, sent: 0, delivered: 0, done: 0, failed: 0, expired: 0, skipped: batch.skipped.length };
-      for (const r of rows) counts[r.state as keyof typeof counts]++;
+      // A target whose command is not written yet counts as queued (command_id null).
+      for (const t of batch.targets) counts[t.state as keyof typeof counts]++;
       const items = [
-        ...rows.map((r) => ({ customer_id: r.customer_id, name: `${r.first_name} ${r.last_name}`, command_id: r.id, state: r.state, reason: r.result?.error ?? null })),
+        ...batch.targets.map((t) => ({ customer_id: t.customer_id, name: t.name, command_id: t.command_id, state: t.state, reason: t.result?.error ?? null })),
         ...batch.skipped.map((s) => ({ customer_id: s.customer_id, name: names.get(s.customer_id) ?? '', command_id: null, state: 'skipped', reason: s.reason })),
       ];
       return {
@@ -476,16 +497,47 @@ export function createDevicesService(deps: {
       const current = await this.batch(caller, batchId);
       const action = current.action as 'lock' | 'unlock';
       assertAccess(caller, accessFor(action));
-      const again = (await db.query<{ customer_id: number }>(
-        `SELECT customer_id FROM device_commands WHERE batch_id = $1 AND state IN ('failed', 'expired') ORDER BY customer_id`, [batchId],
-      )).rows.map((r) => r.customer_id);
-      for (let i = 0; i < again.length; i += BATCH_CHUNK) {
-        const chunk = again.slice(i, i + BATCH_CHUNK);
-        // The earlier attempts stay in the log but leave the batch's count.
-        await db.query(`UPDATE device_commands SET batch_id = NULL WHERE batch_id = $1 AND customer_id = ANY($2::int[]) AND state IN ('failed', 'expired')`, [batchId, chunk]);
-        await channel.publishMany((await writeBatchChunk(caller, chunk, action, batchId)).written);
+      const job: BatchJob = { id: batchId, action, viewer: caller };
+      // The earlier attempts stay in the log but leave the batch, in the transaction that writes the first new chunk.
+      const first = await db.transaction(async (tx) => {
+        if ((await devices.retargetFailed(batchId, BATCH_LEASE_SECONDS, tx)).length === 0) return null;
+        const chunk = await writeBatchChunk(job, tx);
+        return { ...chunk, finished: await devices.finishBatch(batchId, tx) };
+      });
+      if (first) {
+        await channel.publishMany(first.written);
+        if (!first.finished) keepWriting(job, [], true);
       }
       return this.batch(caller, batchId);
+    },
+
+    /**
+     * The device sweep's part in bulk batches: finishes each batch whose writer's lease ran out (the node
+     * stopped or died after answering). Returns how many it took over.
+     */
+    async resumeBatches(): Promise<number> {
+      let taken = 0;
+      while (!stopping) {
+        const batch = await devices.takeAbandonedBatch(BATCH_LEASE_SECONDS);
+        if (!batch) break;
+        taken++;
+        // The batch goes on as the user who started it would see it. One that fails keeps the lease just taken,
+        // so it waits for a later sweep while the others, and the rest of the sweep, go on.
+        await track(batch.id, writeRest({ id: batch.id, action: batch.action, viewer: { accountId: batch.account_id, userId: batch.created_by, userType: batch.user_type } }))
+          .catch((error: unknown) => deps.log('finishing a bulk batch failed; a later sweep tries again', error));
+      }
+      return taken;
+    },
+
+    /**
+     * Stops writing bulk batches: chunks in flight commit, no new one starts, and the batches left unfinished
+     * are handed to the next device sweep of any node at once instead of when their lease runs out.
+     */
+    async stop(): Promise<void> {
+      stopping = true;
+      const held = [...writing];
+      await Promise.allSettled(held.map((w) => w.work));
+      await devices.releaseBatches([...new Set(held.map((w) => w.batchId))]).catch((error: unknown) => deps.log('handing unfinished bulk batches on failed; their lease runs out instead', error));
     },
 
     // The phone's side ---------------------------------------------------------------------------------------
@@ -511,34 +563,81 @@ export function createDevicesService(deps: {
     },
   };
 
-  /** Writes one chunk of a batch in one transaction; returns what to publish and whom it skipped, and why. */
-  async function writeBatchChunk(caller: RequestAuth, ids: number[], action: 'lock' | 'unlock', batchId: string) {
-    return db.transaction(async (tx) => {
-      // The visibility rule again inside the transaction: a retry's customers were checked when the batch started.
-      const customers = new Map((await deps.customerRows.manyVisibleTo(caller, ids, tx)).map((c) => [c.id, c]));
-      const devicesOf = new Map((await devices.activeDevices([...customers.keys()], tx)).map((d) => [d.customer_id, d]));
-      const skipped: { customer_id: number; reason: string }[] = [];
-      const ready: { customer: CustomerRow; device: DeviceRow }[] = [];
-      for (const id of ids) {
-        const customer = customers.get(id);
-        const device = devicesOf.get(id);
-        if (!customer) skipped.push({ customer_id: id, reason: 'NOT_FOUND' });
-        else if (!device) skipped.push({ customer_id: id, reason: 'DEVICE_NOT_ENROLLED' });
-        else if (!isDeviceActionAllowed(action, context(customer))) skipped.push({ customer_id: id, reason: 'ACTION_NOT_ALLOWED' });
-        else ready.push({ customer, device });
-      }
-      const screens = action === 'lock' ? await lockScreens(ready.map((r) => r.customer.id), tx) : new Map<number, LockScreen>();
-      const rows = await devices.createCommands(ready.map(({ customer, device }) => ({
-        id: randomUUID(), device_id: device.id, customer_id: customer.id, account_id: device.account_id, type: action,
-        payload: action === 'lock' ? { lock_screen: screens.get(customer.id) } : {}, created_by: caller.userId, ttl_minutes: DEFAULT_TTL_MINUTES, origin: 'bulk', batch_id: batchId,
-      })), tx);
-      const byDevice = new Map(ready.map((r) => [r.device.id, r.device]));
-      return { skipped, written: rows.map((row) => ({ device: byDevice.get(row.device_id)!, row })) };
-    });
+  /**
+   * Writes the next chunk of the batch's unwritten targets inside `tx`: takes up to bulkChunk of them (rows
+   * another writer holds are passed over), writes a command for each that can have one and records why the
+   * others were skipped. Nothing of it stays if `tx` does not commit. `claimed` 0: nothing was left to take.
+   */
+  async function writeBatchChunk(job: BatchJob, tx: Queryable) {
+    const ids = await devices.takePending(job.id, bulkChunk, tx);
+    if (ids.length === 0) return { claimed: 0, written: [] };
+    // The visibility rule again inside the transaction: the customers were checked when the batch started.
+    const customers = new Map((await deps.customerRows.manyVisibleTo(job.viewer, ids, tx)).map((c) => [c.id, c]));
+    const devicesOf = new Map((await devices.activeDevices([...customers.keys()], tx)).map((d) => [d.customer_id, d]));
+    const skipped: { customer_id: number; reason: string }[] = [];
+    const ready: { customer: CustomerRow; device: DeviceRow }[] = [];
+    for (const id of ids) {
+      const customer = customers.get(id);
+      const device = devicesOf.get(id);
+      if (!customer) skipped.push({ customer_id: id, reason: 'NOT_FOUND' });
+      else if (!device) skipped.push({ customer_id: id, reason: 'DEVICE_NOT_ENROLLED' });
+      else if (!isDeviceActionAllowed(job.action, context(customer))) skipped.push({ customer_id: id, reason: 'ACTION_NOT_ALLOWED' });
+      else ready.push({ customer, device });
+    }
+    const screens = job.action === 'lock' ? await lockScreens(ready.map((r) => r.customer.id), tx) : new Map<number, LockScreen>();
+    const rows = await devices.createCommands(ready.map(({ customer, device }) => ({
+      id: randomUUID(), device_id: device.id, customer_id: customer.id, account_id: device.account_id, type: job.action,
+      payload: job.action === 'lock' ? { lock_screen: screens.get(customer.id) } : {}, created_by: job.viewer.userId, ttl_minutes: DEFAULT_TTL_MINUTES, origin: 'bulk', batch_id: job.id,
+    })), tx);
+    await devices.chunkWritten(job.id, skipped, BATCH_LEASE_SECONDS, tx);
+    const byDevice = new Map(ready.map((r) => [r.device.id, r.device]));
+    return { claimed: ids.length, written: rows.map((row) => ({ device: byDevice.get(row.device_id)!, row })) };
   }
 
+  /**
+   * Writes what is left of a batch, BATCH_CHUNKS_AT_ONCE chunks at a time, publishing each chunk once it has
+   * committed, until nothing is left (the lease ends) or the node stops (the lease stays for the sweep).
+   */
+  async function writeRest(job: BatchJob): Promise<void> {
+    const publishing: Promise<void>[] = [];
+    const worker = async () => {
+      while (!stopping) {
+        const chunk = await db.transaction((tx) => writeBatchChunk(job, tx));
+        if (chunk.claimed === 0) return;
+        deps.notify?.({ type: 'batch', id: job.id }); // events: skipped customers and the commands' progress
+        publishing.push(publishBulk(chunk.written));
+      }
+    };
+    const outcomes = await Promise.allSettled(Array.from({ length: BATCH_CHUNKS_AT_ONCE }, worker));
+    await Promise.all(publishing);
+    const failed = outcomes.find((o) => o.status === 'rejected');
+    if (failed) throw failed.reason;
+    if (!stopping) await devices.finishBatch(job.id);
+  }
+
+  /** A bulk publish that fails leaves its commands queued for the sweeper. */
+  function publishBulk(written: Parameters<typeof channel.publishMany>[0]): Promise<void> {
+    return written.length === 0 ? Promise.resolve() : channel.publishMany(written).catch((error: unknown) => deps.log('bulk publish failed; the sweeper will retry', error));
+  }
+
+  /** After the answer: publishes the chunk written with it and, with `more`, writes the rest in the background. */
+  function keepWriting(job: BatchJob, written: Parameters<typeof channel.publishMany>[0], more: boolean): void {
+    void publishBulk(written);
+    if (!more || stopping) return;
+    void track(job.id, writeRest(job)).catch((error: unknown) => deps.log('writing a bulk batch stopped; the device sweep finishes it once its lease runs out', error));
+  }
+
+  /** Remembers a batch being written on this node until its writer returns, for stop(). */
+  function track(batchId: string, work: Promise<void>): Promise<void> {
+    const entry = { batchId, work };
+    writing.add(entry);
+    return work.finally(() => writing.delete(entry));
+  }
 }
 export type DevicesService = ReturnType<typeof createDevicesService>;
+
+/** A bulk batch as its writer needs it: whose view of the customers it is written with (the user who started it, or retried it). */
+interface BatchJob { id: string; action: 'lock' | 'unlock'; viewer: Viewer }
 
 interface ScheduleRow { id: number; customer_id: number; action: 'lock' | 'unlock'; run_at: Date; state: string; command_id: string | null; note: string | null; created_at: Date }
 const SCHEDULE_COLUMNS = 'id, customer_id, action, run_at, state, command_id, note, created_at';
