@@ -21,6 +21,8 @@ import type { StateStore } from './store.ts';
 const DAY_MS = 86_400_000;
 /** How soon a failed check-in is tried again. */
 const CHECK_IN_RETRY_MS = 60_000;
+/** How often a phone with an "I paid" claim waiting for the shop checks in to learn the decision. */
+export const CLAIM_CHECK_IN_SECONDS = 60;
 
 export interface AgentOptions {
   store: StateStore;
@@ -63,7 +65,8 @@ export interface AgentEvents {
   change: [];
   command: [CommandReport];
   connection: [boolean];
-  'check-in': [{ ok: boolean; error?: string }];
+  /** deferred: the server was busy and said when to come back (503 with Retry-After); the next try is then. */
+  'check-in': [{ ok: boolean; error?: string; deferred?: boolean }];
   code: [CodeResult];
   note: [string];
   released: [];
@@ -384,7 +387,11 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
         reply = await checkIn(s.server!, creds.username, creds.password, body);
       } catch (error) {
         const text = error instanceof HttpError ? error.message : `unreachable: ${(error as Error).message}`;
-        this.emit('check-in', { ok: false, error: text });
+        // A busy server answers at once with when to come back: then, not after the usual retry wait.
+        const comeBackIn = error instanceof HttpError && error.status === 503 ? error.retryAfterSeconds : null;
+        const deferred = comeBackIn !== null;
+        if (deferred) this.nextCheckInAt = this.now() + comeBackIn * 1000;
+        this.emit('check-in', { ok: false, error: text, deferred });
         return false;
       }
       this.applyCheckIn(reply, sent);
@@ -406,7 +413,10 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     s.offlineLockDays = reply.offline_lock_days ?? s.offlineLockDays;
     if (reply.org_name) s.orgName = reply.org_name;
     s.checkInSeconds = reply.next_check_in_seconds || s.checkInSeconds;
-    this.nextCheckInAt = now + s.checkInSeconds * 1000;
+    // While the shop has an "I paid" claim to decide, the customer is waiting on the locked screen: ask again
+    // every minute for the decision instead of at the usual interval.
+    const waiting = reply.desired?.lock_screen?.claim?.status === 'open';
+    this.nextCheckInAt = now + Math.min(s.checkInSeconds, waiting ? CLAIM_CHECK_IN_SECONDS : Infinity) * 1000;
     s.bypass = false;
     s.offlineWarning = false;
     s.selfLockAnchor = null;
@@ -616,11 +626,19 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
   /**
    * "I paid" for a payment to the retailer's own UPI ID: the amount the lock screen shows, and the reference if
    * the customer typed one. The shop confirms or rejects it; the phone stays locked until the server unlocks it.
+   * The lock screen notes the claim at once; what the shop decides comes with a later check-in's lock screen.
    */
-  claimPaid(reference?: string): Promise<ClaimAnswer> {
+  async claimPaid(reference?: string): Promise<ClaimAnswer> {
     const { server, username, password } = this.customerCall();
     const due = this.s.screen.lockScreen?.amount_due ?? 0;
-    return sendPaymentClaim(server, username, password, { ...(due > 0 ? { amount_paise: due } : {}), ...(reference ? { reference } : {}) });
+    const answer = await sendPaymentClaim(server, username, password, { ...(due > 0 ? { amount_paise: due } : {}), ...(reference ? { reference } : {}) });
+    const screen = this.s.screen.lockScreen;
+    if (screen) {
+      screen.claim = { status: answer.status, amount_paise: answer.amount_paise, reason: null, at: this.iso() };
+      if (answer.status === 'open') this.nextCheckInAt = Math.min(this.nextCheckInAt, this.now() + CLAIM_CHECK_IN_SECONDS * 1000);
+      this.save();
+    }
+    return answer;
   }
 
   // ---- offline codes and self-lock ----

@@ -4,9 +4,10 @@
  * by the server's command.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeviceAgent } from '../src/agent.ts';
+import { CLAIM_CHECK_IN_SECONDS, type DeviceAgent } from '../src/agent.ts';
 import { startScreen, type ScreenServer } from '../src/screen/screen-server.ts';
 import type { PaymentPanel, PhoneView } from '../src/screen/view.ts';
+import { phoneStrings, translate } from '../src/screen/i18n.ts';
 import { action, enrolledPhone, lockStatus, startLiveServer, type LiveServer } from './support.ts';
 
 let live: LiveServer;
@@ -92,5 +93,50 @@ describe('the lock screen payment buttons', () => {
       await post('/network', { on: true });
     }
     await expect.poll(async () => (await state()).connected).toBe(true);
+  });
+
+  it("tells the customer, in the customer's language, what the shop decided about the claim", async () => {
+    await live.t.db.query("UPDATE customers SET language = 'hn' WHERE id = $1", [customerId]);
+    try {
+      if (!(await state()).locked) await action(live, '/api/device/lock', { customer_id: customerId });
+      await expect.poll(async () => (await state()).locked).toBe(true);
+      expect(await agent.checkIn()).toBe(true);
+      await expect.poll(async () => (await state()).lng).toBe('hn');
+
+      // Sent: the phone notes the open claim at once, without waiting for a check-in.
+      expect(await post('/i-paid', { reference: 'UTR7766554433' })).toMatchObject({ claimSent: true, problem: null });
+      expect((await state()).lockScreen?.claim).toMatchObject({ status: 'open', reason: null });
+      const claim = (await claims()).find((c) => c.status === 'open')!;
+      // While the shop decides, the phone asks every minute (not at its usual interval) for the decision.
+      const nextIn = () => (agent as unknown as { nextCheckInAt: number }).nextCheckInAt - agent.now();
+      expect(nextIn()).toBeLessThanOrEqual(CLAIM_CHECK_IN_SECONDS * 1000);
+      expect(await agent.checkIn()).toBe(true);
+      expect(nextIn()).toBeLessThanOrEqual(CLAIM_CHECK_IN_SECONDS * 1000);
+
+      // Rejected with a reason: the next check-in brings it, and the screen can say so in Hindi.
+      const rejected = await live.t.post('/api/payments/claims/decide', { id: claim.id, decision: 'reject', reason: 'Payment not received' }, { token: live.ravi });
+      expect(rejected.statusCode, rejected.body).toBe(200);
+      expect(await agent.checkIn()).toBe(true);
+      await expect.poll(async () => (await state()).lockScreen?.claim).toMatchObject({ status: 'rejected', reason: 'Payment not received' });
+      expect(nextIn()).toBeGreaterThan(CLAIM_CHECK_IN_SECONDS * 1000);
+      const view = await state();
+      const hindi = phoneStrings(view.lng);
+      const told = translate(hindi, 'pay.claim.rejected', { reason: view.lockScreen!.claim!.reason!, shop: view.lockScreen!.retailerName, mobile: view.lockScreen!.retailerMobile });
+      expect(told).toContain('Payment not received');
+      expect(told).toContain(view.lockScreen!.retailerName);
+      expect(told).not.toBe(translate(phoneStrings('en'), 'pay.claim.rejected', { reason: 'Payment not received', shop: view.lockScreen!.retailerName, mobile: view.lockScreen!.retailerMobile }));
+
+      // Sent again and confirmed this time: the phone, still locked by the retailer, says the shop has the money.
+      expect(await post('/i-paid', {})).toMatchObject({ claimSent: true, problem: null });
+      expect((await state()).lockScreen?.claim).toMatchObject({ status: 'open' });
+      const again = (await claims()).find((c) => c.status === 'open')!;
+      const confirmed = await live.t.post('/api/payments/claims/decide', { id: again.id, decision: 'confirm', amount_paise: again.amount_paise ?? 1000 }, { token: live.ravi });
+      expect(confirmed.statusCode, confirmed.body).toBe(200);
+      expect(await agent.checkIn()).toBe(true);
+      await expect.poll(async () => (await state()).lockScreen?.claim).toMatchObject({ status: 'confirmed', reason: null, amount: expect.stringMatching(/\d/) });
+      expect((await state()).locked).toBe(true);
+    } finally {
+      await live.t.db.query('UPDATE customers SET language = NULL WHERE id = $1', [customerId]);
+    }
   });
 });

@@ -16,9 +16,10 @@ export type OrderPurpose = (typeof ORDER_PURPOSES)[number];
 /**
  * pending: waiting for the customer or retailer to pay; paid: credited (ledger payment or keys); held: the
  * gateway reported a payment that does not match the order (amount or currency), kept for review, not credited;
- * expired: not paid before it closed; failed: the gateway reported the payment failed.
+ * refunded: a held order whose money the reviewer says went back to the payer; expired: not paid before it
+ * closed; failed: the gateway reported the payment failed.
  */
-export const ORDER_STATUSES = ['pending', 'paid', 'held', 'expired', 'failed'] as const;
+export const ORDER_STATUSES = ['pending', 'paid', 'held', 'refunded', 'expired', 'failed'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export const PaymentOrderView = Type.Object({
@@ -38,8 +39,13 @@ export const PaymentOrderView = Type.Object({
   short_url: Nullable(Type.String()),
   /** The receipt of the ledger payment, once an EMI order is paid. */
   receipt_no: Nullable(Type.String()),
-  /** Why an order is held (e.g. AMOUNT_MISMATCH), for the reviewer. */
+  /** Why an order is held (e.g. AMOUNT_MISMATCH), for the reviewer; kept once the order is resolved. */
   held_reason: Nullable(Type.String()),
+  /** What the gateway reported paid against a held order (paise, and the currency when it was not INR). */
+  received_paise: Nullable(Type.Integer()),
+  received_currency: Nullable(Type.String()),
+  /** When a person resolved the held order (recorded as a payment, or refunded). */
+  resolved_at: Nullable(Type.String()),
   created_at: Type.String(),
   paid_at: Nullable(Type.String()),
   expires_at: Nullable(Type.String()),
@@ -87,12 +93,30 @@ export const KeyQuote = Type.Object({
 });
 export type KeyQuote = Static<typeof KeyQuote>;
 
+/**
+ * POST /api/payments/orders/resolve: a held order after review. `record` puts the amount received (as the gateway
+ * reported it, or as corrected) into the customer's ledger once, and the order is paid; `refund` notes that the
+ * money went back to the payer. Only an EMI order can be recorded.
+ */
+export const HeldOrderBody = Type.Object(
+  {
+    id: Type.String({ pattern: '^po_[A-Za-z0-9]{20}$' }),
+    action: Type.Unsafe<'record' | 'refund'>({ type: 'string', enum: ['record', 'refund'] }),
+    amount_paise: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAISE })),
+  },
+  { additionalProperties: false },
+);
+export type HeldOrderBody = Static<typeof HeldOrderBody>;
+
 /** POST /api/payments (the spec's "payments", make payment): an order for keys at the quoted price. */
 export const KeyOrderBody = Type.Object(
   { product_type: ProductType, quantity: Type.Integer({ minimum: 1, maximum: 10_000 }), idempotency_key: IdempotencyKey },
   { additionalProperties: false },
 );
 export type KeyOrderBody = Static<typeof KeyOrderBody>;
+
+/** The longest reason a retailer may give for rejecting a claim (the phone's lock screen shows it whole). */
+export const CLAIM_REASON_MAX = 200;
 
 export const CLAIM_STATUSES = ['open', 'confirmed', 'rejected'] as const;
 export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
@@ -108,6 +132,8 @@ export const PaymentClaimView = Type.Object({
   status: Type.Unsafe<ClaimStatus>({ type: 'string', enum: [...CLAIM_STATUSES] }),
   created_at: Type.String(),
   decided_at: Nullable(Type.String()),
+  /** Why the retailer rejected it (null for open and confirmed claims, or a rejection without a reason). */
+  reason: Nullable(Type.String()),
   receipt_no: Nullable(Type.String()),
 });
 export type PaymentClaimView = Static<typeof PaymentClaimView>;
@@ -126,6 +152,8 @@ export const ClaimDecisionBody = Type.Object(
     id: Id,
     decision: Type.Unsafe<'confirm' | 'reject'>({ type: 'string', enum: ['confirm', 'reject'] }),
     amount_paise: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAISE })),
+    /** With a rejection: why, in the retailer's words; the customer's locked phone shows it. */
+    reason: Type.Optional(Type.String({ minLength: 1, maxLength: CLAIM_REASON_MAX })),
   },
   { additionalProperties: false },
 );

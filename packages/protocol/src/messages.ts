@@ -52,6 +52,23 @@ export interface LockScreen {
    * Absent in lock screens written before it existed (queued commands, a phone's stored screen): no button.
    */
   pay_now?: boolean;
+  /**
+   * What became of the customer's latest "I paid" (of the last 7 days), so the phone can say whether the shop has
+   * it, confirmed it, or could not confirm it and why. Absent in lock screens written before it existed; null
+   * when there is none.
+   */
+  claim?: LockScreenClaim | null;
+}
+
+/** A customer's "I paid" as the lock screen tells of it. */
+export interface LockScreenClaim {
+  status: 'open' | 'confirmed' | 'rejected';
+  /** Paise: as claimed, or as the shop recorded it on confirmation; null when the customer gave no amount. */
+  amount_paise: number | null;
+  /** The shop's reason, for a rejected claim (null when it gave none). */
+  reason: string | null;
+  /** When the claim last changed: pressed again, or decided. */
+  at: string;
 }
 
 export type CommandPayload =

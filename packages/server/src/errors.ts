@@ -61,6 +61,8 @@ const STATUS: Record<ErrorCode, number> = {
   SIGNATURE_INVALID: 401,
   CLAIM_DECIDED: 409,
   ORDER_KEY_REUSED: 409,
+  /** A held gateway order already resolved (recorded or refunded), or one that was never held. */
+  ORDER_NOT_HELD: 409,
   /** The database (or another service the request needs) is unreachable for now; Retry-After says when to try again. */
   SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,

@@ -209,7 +209,7 @@ describe('"Pay now" from the lock screen', () => {
           asked.push(id);
           return {
             id: 'ord_test_1', purpose: 'emi', status: 'pending', amount_paise: 100_000, currency: 'INR', customer_id: id, customer_name: null, product_type: null, quantity: null,
-            upi_link: 'upi://pay?pa=kisht@razorpay&am=1000.00&cu=INR&tr=ord_test_1', short_url: null, receipt_no: null, held_reason: null, created_at: new Date().toISOString(), paid_at: null, expires_at: null,
+            upi_link: 'upi://pay?pa=kisht@razorpay&am=1000.00&cu=INR&tr=ord_test_1', short_url: null, receipt_no: null, held_reason: null, received_paise: null, received_currency: null, resolved_at: null, created_at: new Date().toISOString(), paid_at: null, expires_at: null,
           };
         },
       });

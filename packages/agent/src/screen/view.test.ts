@@ -44,3 +44,13 @@ describe('the lock screen payment buttons', () => {
     });
   });
 });
+
+describe("the outcome of the customer's claim", () => {
+  it('comes from the lock screen the server last sent, the amount formatted; older lock screens carry none', async () => {
+    expect((await buildView(lockedPhone(screen), undefined, null)).lockScreen!.claim).toBeNull();
+    const rejected = { status: 'rejected' as const, amount_paise: 150_000, reason: 'No payment received', at: '2025-01-01T10:00:00.000Z' };
+    expect((await buildView(lockedPhone({ ...screen, claim: rejected }), undefined, null)).lockScreen!.claim).toEqual({ status: 'rejected', amount: formatRupees(150_000), reason: 'No payment received' });
+    const open = { status: 'open' as const, amount_paise: null, reason: null, at: '2025-01-01T10:00:00.000Z' };
+    expect((await buildView(lockedPhone({ ...screen, claim: open }), undefined, null)).lockScreen!.claim).toEqual({ status: 'open', amount: null, reason: null });
+  });
+});

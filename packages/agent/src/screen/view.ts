@@ -35,6 +35,8 @@ export interface PhoneView {
     amountDue: string | null; upi: string | null; upiQr: string | null; retailerName: string; retailerMobile: string; message: string | null;
     /** The organisation's gateway is on: the screen offers "Pay now". */
     payNow: boolean;
+    /** What became of the customer's latest "I paid", as the server last said (amount formatted). */
+    claim: { status: 'open' | 'confirmed' | 'rejected'; amount: string | null; reason: string | null } | null;
   } | null;
   /** "Pay now" and "I paid": the order's QR and link, whether the claim was sent, or what went wrong. */
   payment: { order: { amount: string; upiLink: string | null; upiQr: string | null; shortUrl: string | null } | null; claimSent: boolean; problem: PaymentProblem | null };
@@ -88,6 +90,9 @@ export async function buildView(agent: DeviceAgent, org: string | undefined, las
       ? {
         amountDue: amountDueText(lock.amount_due), upi: lock.upi, upiQr: await qrImage(lock.upi), retailerName: lock.retailer_name, retailerMobile: lock.retailer_mobile, message: lock.message,
         payNow: lock.pay_now === true,
+        claim: lock.claim
+          ? { status: lock.claim.status, amount: lock.claim.amount_paise !== null ? formatRupees(lock.claim.amount_paise) : null, reason: lock.claim.reason }
+          : null,
       }
       : null,
     payment: {

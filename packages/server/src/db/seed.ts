@@ -43,7 +43,7 @@ export async function seedDemo(db: Database): Promise<number> {
       for (const [productType, count] of DEMO_KEYS[user.mobile] ?? []) await licenses.grant(user.id, productType, count, 'demo seed', tx);
       // A UPI address for the payment QR on locked phones.
       const vpa = DEMO_UPI[user.mobile];
-      if (vpa) await tx.query('UPDATE users SET upi_vpa = $2 WHERE id = $1 AND upi_vpa IS NULL', [user.id, vpa]);
+      if (vpa) await tx.query('UPDATE users SET upi_id = $2 WHERE id = $1 AND upi_id IS NULL', [user.id, vpa]);
     }
   });
   return added.length;

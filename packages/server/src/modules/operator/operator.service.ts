@@ -4,6 +4,7 @@ import type { Database } from '../../db/database.ts';
 import { isRefusedValue } from '../../db/errors.ts';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../errors.ts';
+import { isValidVpa } from '@kisht/domain/upi';
 import { createNetworkRepository } from '../network/network.repository.ts';
 import { EVENTS_CHANNEL } from '../events/events.bus.ts';
 import { createNetworkService } from '../network/network.service.ts';
@@ -159,13 +160,15 @@ async function runCommand(db: Database, args: string[], print: (line: string) =>
       }
     }
     case 'upi': {
-      // The retailer's UPI address, shown as a payment QR on their customers' lock screens.
+      // The retailer's UPI ID: the same one its Payment QR screen sets and shows, and the lock screens' payment QR.
       const [mobile, vpa] = rest;
       const user = mobile ? await users.findByMobile(mobile) : undefined;
       if (!user || !vpa) return fail(print, 'usage: upi <+91 mobile of an existing user> <vpa>|none');
+      if (vpa !== 'none' && !isValidVpa(vpa)) return fail(print, `${vpa}: not a UPI address (name@bank).`);
       try {
         await db.transaction(async (tx) => {
-          await tx.query('UPDATE users SET upi_vpa = $2 WHERE id = $1', [user.id, vpa === 'none' ? null : vpa]);
+          // A new address drops the payee name read from the old QR (it named someone else's account, maybe).
+          await tx.query('UPDATE users SET upi_id = $2, upi_name = CASE WHEN upi_id IS NOT DISTINCT FROM $2 THEN upi_name END WHERE id = $1', [user.id, vpa === 'none' ? null : vpa]);
           await audit.recordOperator('operator.upi', { orgId: user.org_id, accountId: user.account_id, userId: user.id }, { vpa }, tx);
         });
       } catch (error) {

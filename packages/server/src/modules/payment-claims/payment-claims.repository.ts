@@ -15,11 +15,12 @@ export interface ClaimRow {
   updated_at: Date;
   created_at: Date;
   decided_at: Date | null;
+  reason: string | null;
   receipt_no: string | null;
 }
 
 const COLUMNS = `p.id, p.customer_id, p.account_id, c.first_name || ' ' || c.last_name AS customer_name, p.amount_paise, p.reference, p.status,
-  p.presses, p.updated_at, p.created_at, p.decided_at, pay.receipt_no`;
+  p.presses, p.updated_at, p.created_at, p.decided_at, p.decision_reason AS reason, pay.receipt_no`;
 const FROM = 'payment_claims p JOIN customers c ON c.id = p.customer_id LEFT JOIN payments pay ON pay.id = p.payment_id';
 /** The customers' visibility rule (customers.repository): the caller's network, a mini-retailer only its own sales. */
 const VISIBLE = 'p.account_id = $1 AND c.account_id = $1 AND ($2::int IS NULL OR c.retailer_id = $2)';
@@ -79,11 +80,11 @@ export function createPaymentClaimsRepository(db: Queryable) {
       return (await q.query<ClaimRow>(`SELECT ${COLUMNS} FROM ${FROM} WHERE ${VISIBLE} AND p.id = $3 FOR UPDATE OF p`, [viewer.accountId, ownRetailerOf(viewer), id])).rows[0];
     },
 
-    async decide(id: number, decision: { status: 'confirmed' | 'rejected'; amount_paise: number | null; decided_by: number; payment_id: number | null }, q: Queryable): Promise<void> {
+    async decide(id: number, decision: { status: 'confirmed' | 'rejected'; amount_paise: number | null; decided_by: number; payment_id: number | null; reason: string | null }, q: Queryable): Promise<void> {
       await q.query(
-        `UPDATE payment_claims SET status = $2, amount_paise = coalesce($3, amount_paise), decided_by = $4, payment_id = $5, decided_at = now(), updated_at = now()
+        `UPDATE payment_claims SET status = $2, amount_paise = coalesce($3, amount_paise), decided_by = $4, payment_id = $5, decision_reason = $6, decided_at = now(), updated_at = now()
           WHERE id = $1 AND status = 'open'`,
-        [id, decision.status, decision.amount_paise, decision.decided_by, decision.payment_id],
+        [id, decision.status, decision.amount_paise, decision.decided_by, decision.payment_id, decision.reason],
       );
     },
 

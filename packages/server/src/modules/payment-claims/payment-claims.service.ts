@@ -33,8 +33,10 @@ const PAGE_SIZE = 20;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const toView = (r: ClaimRow): PaymentClaimView => ({
   id: r.id, customer_id: r.customer_id, customer_name: r.customer_name, amount_paise: r.amount_paise, reference: r.reference, status: r.status,
-  created_at: r.created_at.toISOString(), decided_at: iso(r.decided_at), receipt_no: r.receipt_no,
+  created_at: r.created_at.toISOString(), decided_at: iso(r.decided_at), reason: r.reason, receipt_no: r.receipt_no,
 });
+/** A reason as the phone will show it: no direction-changing characters (controls are refused at the door), spaces collapsed. */
+const cleanReason = (text: string | undefined) => text?.replace(/[\u202a-\u202e\u2066-\u2069]/g, '').trim().replace(/\s+/g, ' ') || null;
 
 export function createPaymentClaimsService(deps: {
   db: Database;
@@ -102,6 +104,7 @@ export function createPaymentClaimsService(deps: {
      * Confirms (the payment goes into the ledger, method upi, the claim's reference, oldest due first) or rejects
      * an open claim. The claim row is locked first, so of two taps at once the second finds it decided
      * (CLAIM_DECIDED) and the ledger has the payment once; a payment the ledger refuses leaves the claim open.
+     * A rejection keeps the retailer's reason: the customer's lock screen shows it at the phone's next check-in.
      */
     async decide(caller: RequestAuth, body: Static<typeof ClaimDecisionBody>): Promise<PaymentClaimView> {
       const decided = await db.transaction(async (tx) => {
@@ -109,14 +112,14 @@ export function createPaymentClaimsService(deps: {
         if (!claim) throw new AppError('NOT_FOUND');
         if (claim.status !== 'open') throw new AppError('CLAIM_DECIDED');
         if (body.decision === 'reject') {
-          await claims.decide(claim.id, { status: 'rejected', amount_paise: null, decided_by: caller.userId, payment_id: null }, tx);
+          await claims.decide(claim.id, { status: 'rejected', amount_paise: null, decided_by: caller.userId, payment_id: null, reason: cleanReason(body.reason) }, tx);
           return { claim, paid: false };
         }
         const amount = body.amount_paise ?? claim.amount_paise;
         if (amount === null) throw new AppError('VALIDATION_FAILED', { details: [{ field: 'amount_paise', message: 'the customer did not say how much; enter the amount received', rule: 'required' }] });
         // The key ties the ledger line to this claim: even a second writer past the row lock could not pay twice.
         const paymentId = await deps.emi.payOldestFirstIn(tx, caller, claim.customer_id, amount, 'upi', claim.reference, `claim-${claim.id}`);
-        await claims.decide(claim.id, { status: 'confirmed', amount_paise: amount, decided_by: caller.userId, payment_id: paymentId }, tx);
+        await claims.decide(claim.id, { status: 'confirmed', amount_paise: amount, decided_by: caller.userId, payment_id: paymentId, reason: null }, tx);
         return { claim, paid: true };
       });
       const customerIds = [decided.claim.customer_id];

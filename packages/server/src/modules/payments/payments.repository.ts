@@ -22,6 +22,9 @@ export interface OrderRow {
   upi_link: string | null;
   status: OrderStatus;
   held_reason: string | null;
+  received_paise: number | null;
+  received_currency: string | null;
+  resolved_at: Date | null;
   gateway_payment_id: string | null;
   payment_id: number | null;
   transfer_id: string | null;
@@ -139,13 +142,39 @@ export function createPaymentsRepository(db: Queryable) {
       )).rows[0];
     },
 
-    async settle(id: string, change: { status: OrderStatus; heldReason: string | null; gatewayPaymentId: string | null; paymentId?: number | null; transferId?: string | null }, q: Queryable): Promise<void> {
+    async settle(
+      id: string,
+      change: { status: OrderStatus; heldReason: string | null; gatewayPaymentId: string | null; paymentId?: number | null; transferId?: string | null; received?: { paise: number; currency: string } },
+      q: Queryable,
+    ): Promise<void> {
       await q.query(
         `UPDATE payment_orders SET status = $2, held_reason = $3, gateway_payment_id = coalesce($4, gateway_payment_id),
                 payment_id = coalesce($5, payment_id), transfer_id = coalesce($6::uuid, transfer_id),
+                received_paise = coalesce($7, received_paise), received_currency = coalesce($8, received_currency),
                 paid_at = CASE WHEN $2 = 'paid' THEN now() ELSE paid_at END
           WHERE id = $1`,
-        [id, change.status, change.heldReason, change.gatewayPaymentId, change.paymentId ?? null, change.transferId ?? null],
+        [id, change.status, change.heldReason, change.gatewayPaymentId, change.paymentId ?? null, change.transferId ?? null, change.received?.paise ?? null, change.received?.currency ?? null],
+      );
+    },
+
+    /**
+     * An order in the viewer's scope (its network; a mini-retailer only its own), locked until the transaction
+     * ends, so two reviewers resolving it at once take turns and the second finds it resolved.
+     */
+    async visibleForUpdate(viewer: { accountId: number; retailerId: number | null }, id: string, q: Queryable): Promise<OrderRow | undefined> {
+      return (await q.query<OrderRow>(
+        'SELECT * FROM payment_orders WHERE id = $1 AND account_id = $2 AND ($3::int IS NULL OR retailer_id = $3) FOR UPDATE',
+        [id, viewer.accountId, viewer.retailerId],
+      )).rows[0];
+    },
+
+    /** A held order after review: paid through the ledger (its payment named here), or refunded. The held reason stays. */
+    async resolve(id: string, change: { status: 'paid' | 'refunded'; paymentId: number | null; resolvedBy: number }, q: Queryable): Promise<void> {
+      await q.query(
+        `UPDATE payment_orders SET status = $2, payment_id = coalesce($3, payment_id), resolved_by = $4, resolved_at = now(),
+                paid_at = CASE WHEN $2 = 'paid' THEN now() ELSE paid_at END
+          WHERE id = $1 AND status = 'held'`,
+        [id, change.status, change.paymentId, change.resolvedBy],
       );
     },
 

@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../shared/types.ts';
 import { ErrorReply, Ok } from '@kisht/contract/envelope';
-import { CustomerOrderBody, KeyOrderBody, KeyQuote, KeyQuoteBody, PaymentOrderList, PaymentOrderQuery, PaymentOrderView } from '@kisht/contract/payments';
+import { CustomerOrderBody, HeldOrderBody, KeyOrderBody, KeyQuote, KeyQuoteBody, PaymentOrderList, PaymentOrderQuery, PaymentOrderView } from '@kisht/contract/payments';
 import { ok } from '../../shared/reply.ts';
 import { authOf, SIGNED_IN } from '../../plugins/route-config.ts';
 import type { PaymentsService } from './payments.service.ts';
@@ -25,6 +25,15 @@ export async function paymentsRoutes(app: App, opts: { payments: PaymentsService
     config: { callers: SIGNED_IN, scope: 'account' },
     schema: { tags, security, summary: 'Gateway orders of the network (a mini-retailer: its own customers and keys), newest first', querystring: PaymentOrderQuery, response: { 200: Ok(PaymentOrderList), ...errors } },
   }, async (request) => ok(request, await payments.orders(authOf(request), request.query)));
+
+  app.post('/api/payments/orders/resolve', {
+    config: { callers: SIGNED_IN, scope: 'account', audit: 'payments.held_resolved' },
+    schema: {
+      tags, security,
+      summary: 'A held gateway order after review: record the amount received as a ledger payment (once), or mark it refunded',
+      body: HeldOrderBody, response: { 200: Ok(PaymentOrderView), ...errors },
+    },
+  }, async (request) => ok(request, await payments.resolveHeld(authOf(request), request.body), request.body.action === 'record' ? 'PAYMENT_RECORDED' : 'OK'));
 
   app.post('/api/payments/validate', {
     config: { callers: SIGNED_IN, scope: 'own' },

@@ -9,7 +9,7 @@ import { todayInIndia } from '@kisht/domain/format';
 import { formatRupees } from '@kisht/domain/money';
 import { isLanguage, FALLBACK_LANGUAGE, type LockAccess, type UserAccess } from '@kisht/domain/constants';
 import { MAX_PAISE } from '@kisht/contract/customers';
-import type { CustomerOrderBody, KeyOrderBody, KeyQuote, KeyQuoteBody, PaymentOrderList, PaymentOrderView } from '@kisht/contract/payments';
+import type { CustomerOrderBody, HeldOrderBody, KeyOrderBody, KeyQuote, KeyQuoteBody, PaymentOrderList, PaymentOrderView } from '@kisht/contract/payments';
 import type { Database, Queryable } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import { translate } from '../../shared/messages.ts';
@@ -88,10 +88,15 @@ const toView = (row: OrderListRow): PaymentOrderView => ({
   short_url: row.status === 'pending' ? row.short_url : null,
   receipt_no: row.receipt_no,
   held_reason: row.held_reason,
+  received_paise: row.received_paise,
+  received_currency: row.received_currency,
+  resolved_at: row.resolved_at?.toISOString() ?? null,
   created_at: row.created_at.toISOString(),
   paid_at: row.paid_at?.toISOString() ?? null,
   expires_at: row.expires_at.toISOString(),
 });
+
+const invalid = (field: string, message: string) => new AppError('VALIDATION_FAILED', { details: [{ field, message, rule: 'required' }] });
 
 /** What applying one event did, for the work after commit. */
 interface Applied { outcome: string; order: OrderRow | null; credited: boolean }
@@ -264,18 +269,18 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       return done('failed', order);
     }
     // Captured. A second payment on an order already settled is kept for review, not credited again.
-    if (order.status === 'paid' || order.status === 'held') {
+    if (order.status === 'paid' || order.status === 'held' || order.status === 'refunded') {
       if (await payments.paymentApplied(row.gateway, payment.id, tx)) return done('duplicate', order);
       return done('extra_payment', order, payment.id);
     }
     const mismatch = payment.currency !== order.currency ? 'CURRENCY_MISMATCH' : payment.amountPaise !== order.amount_paise ? 'AMOUNT_MISMATCH' : null;
     if (mismatch) {
-      await payments.settle(order.id, { status: 'held', heldReason: mismatch, gatewayPaymentId: payment.id }, tx);
+      await payments.settle(order.id, { status: 'held', heldReason: mismatch, gatewayPaymentId: payment.id, received: { paise: payment.amountPaise, currency: payment.currency } }, tx);
       return done('held', order, payment.id);
     }
     const result = await credit(order, payment.id, tx);
     if (result.held) {
-      await payments.settle(order.id, { status: 'held', heldReason: result.held, gatewayPaymentId: payment.id }, tx);
+      await payments.settle(order.id, { status: 'held', heldReason: result.held, gatewayPaymentId: payment.id, received: { paise: payment.amountPaise, currency: payment.currency } }, tx);
       return done('held', order, payment.id);
     }
     await payments.settle(order.id, { status: 'paid', heldReason: null, gatewayPaymentId: payment.id, paymentId: result.paymentRow ?? null, transferId: result.transferId ?? null }, tx);
@@ -363,6 +368,39 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
         limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE,
       });
       return { items: rows.slice(0, PAGE_SIZE).map(toView), page, has_more: rows.length > PAGE_SIZE };
+    },
+
+    /**
+     * A held order after review, in the caller's scope (another network's or a sibling's order is NOT_FOUND).
+     * `record`: the amount received (the gateway's figure unless corrected) goes into the customer's ledger through
+     * the EMI service's allocation, under the idempotency key `held-<order>`, and the order is paid, in one
+     * transaction behind the order's row lock; a second resolution finds it resolved (ORDER_NOT_HELD). `refund`:
+     * the money went back to the payer; nothing is credited.
+     */
+    async resolveHeld(caller: RequestAuth, body: HeldOrderBody): Promise<PaymentOrderView> {
+      const resolved = await db.transaction(async (tx) => {
+        const order = await payments.visibleForUpdate({ accountId: caller.accountId, retailerId: ownRetailerOf(caller) }, body.id, tx);
+        if (!order) throw new AppError('NOT_FOUND');
+        if (order.status !== 'held') throw new AppError('ORDER_NOT_HELD');
+        if (body.action === 'refund') {
+          await payments.resolve(order.id, { status: 'refunded', paymentId: null, resolvedBy: caller.userId }, tx);
+          return { order, paid: false };
+        }
+        if (order.purpose !== 'emi') throw invalid('action', 'only a customer\'s EMI payment can be recorded; keys are credited by their seller');
+        // Another currency's figure is not rupees: the reviewer must say what arrived.
+        const received = order.received_currency === null || order.received_currency === 'INR' ? order.received_paise : null;
+        const amount = body.amount_paise ?? received;
+        if (!amount) throw invalid('amount_paise', 'enter the amount received in rupees');
+        const paymentId = await deps.payInLedger(tx, caller, order.customer_id!, amount, 'upi', order.gateway_payment_id, `held-${order.id}`);
+        await payments.resolve(order.id, { status: 'paid', paymentId, resolvedBy: caller.userId }, tx);
+        return { order, paid: true };
+      });
+      orderMoved(resolved.order);
+      if (resolved.paid && resolved.order.customer_id !== null) {
+        deps.notify?.({ type: 'emi', customer_ids: [resolved.order.customer_id] });
+        await deps.unlockPaid([resolved.order.customer_id]).catch((error: unknown) => log('unlocking a paid-up phone failed; the device sweep tries again', error));
+      }
+      return view(resolved.order.id);
     },
 
     async quote(caller: RequestAuth, body: KeyQuoteBody): Promise<KeyQuote> {

@@ -8,7 +8,7 @@ import type { BalanceType } from '@kisht/contract/network';
 import { formatRupees } from '@kisht/domain/money';
 import { paiseToRupeesText, parseRupeesToPaise } from '@kisht/domain/money-input';
 import { FormDialog } from '../../../shared/ui/form-dialog.tsx';
-import { TextField } from '../../../shared/ui/text-field.tsx';
+import { RupeeField } from '../../../shared/ui/rupee-field.tsx';
 import { useSetSchemeMutation } from '../api/network-api.ts';
 
 /** The most a price per key may be (the server's limit): ₹10,00,000. */
@@ -31,17 +31,13 @@ function PriceDialog({ type, onClose }: { type: BalanceType; onClose: () => void
   }
   return (
     <FormDialog title={t('network.prices.editTitle', { name: type.name })} busy={isLoading} onClose={onClose} onSubmit={() => void submit()}>
-      <TextField
+      <RupeeField
         label={t('network.prices.sellLabel')}
-        prefix="₹"
-        inputMode="decimal"
-        autoComplete="off"
-        maxLength={12}
         value={text}
         error={error}
         hint={t('network.prices.clearHint')}
-        onChange={(e) => {
-          setText(e.target.value);
+        onChange={(typed) => {
+          setText(typed);
           setError(null);
         }}
       />

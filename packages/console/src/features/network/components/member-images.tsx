@@ -1,6 +1,7 @@
 /**
  * A retailer's photo, signature and payment QR on its profile: each shown when uploaded, and replaced by a
- * new one. The payment QR must be a UPI QR: the server reads it and shows the UPI address it found.
+ * new one. The payment QR must be a UPI QR: the server reads it and keeps the UPI address it found, from which
+ * the QR shown here is drawn (as on Payment QR and the locked phones).
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +9,7 @@ import type { MemberProfile } from '@kisht/contract/network';
 import { SignaturePad } from '../../../shared/ui/signature-pad.tsx';
 import { MemberImage, MemberImageUpload } from '../../../shared/network/member-image.tsx';
 import { useUploadMemberImageMutation } from '../../../shared/network/member-api.ts';
+import { UpiQr } from '../../../shared/network/upi-qr.tsx';
 
 function SignatureUpload({ userId }: { userId?: number }) {
   const { t } = useTranslation();
@@ -42,7 +44,7 @@ export function MemberImages({ member }: { member: MemberProfile }) {
             {member.upi_name ? ` · ${member.upi_name}` : ''}
           </p>
         ) : null}
-        <MemberImage userId={userId} imageType="payment_qr" available={member.upi_id !== null} alt={t('network.images.qrTitle')} />
+        {member.upi_id ? <UpiQr vpa={member.upi_id} name={member.upi_name ?? (member.shop_name || `${member.first_name} ${member.last_name}`.trim())} alt={t('network.images.qrTitle')} /> : null}
         <MemberImageUpload userId={userId} imageType="payment_qr" label={t('network.images.newQr')} />
       </section>
       <section className="card stack" aria-labelledby="photo-title">

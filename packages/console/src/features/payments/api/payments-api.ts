@@ -3,7 +3,7 @@
  * events ('payment', 'payment_claim') refresh the lists; a decision or a new order refreshes them at once.
  */
 import type {
-  ClaimDecisionBody, CustomerOrderBody, KeyOrderBody, KeyQuote, KeyQuoteBody, PaymentClaimList, PaymentClaimView, PaymentOrderList, PaymentOrderView,
+  ClaimDecisionBody, CustomerOrderBody, HeldOrderBody, KeyOrderBody, KeyQuote, KeyQuoteBody, PaymentClaimList, PaymentClaimView, PaymentOrderList, PaymentOrderView,
   ClaimStatus, OrderPurpose, OrderStatus,
 } from '@kisht/contract/payments';
 import { api } from '../../../shared/api/api.ts';
@@ -37,6 +37,12 @@ export const paymentsApi = api.injectEndpoints({
       invalidatesTags: (result) => (result ? tagsAfterClaim([result.customer_id], result.status === 'confirmed') : []),
       extraOptions: { successKey: 'gateway.claims.toast.decided' },
     }),
+    /** A held order after review: recorded as a payment of its customer, or marked refunded. */
+    resolveHeldOrder: build.mutation<PaymentOrderView, HeldOrderBody>({
+      query: (body) => ({ url: '/api/payments/orders/resolve', method: 'POST', body }),
+      invalidatesTags: (result) => (result ? tagsAfterOrder(result.customer_id !== null ? [result.customer_id] : []) : []),
+      extraOptions: { successKey: 'gateway.held.toast.resolved' },
+    }),
     /** The price of keys before buying them; a missing price is 409 PRICE_UNAVAILABLE ("Please contact admin for prices."). */
     quoteKeys: build.mutation<KeyQuote, KeyQuoteBody>({
       query: (body) => ({ url: '/api/payments/validate', method: 'POST', body }),
@@ -59,6 +65,7 @@ export const {
   useGetPaymentOrdersInfiniteQuery,
   useGetPaymentClaimsInfiniteQuery,
   useDecideClaimMutation,
+  useResolveHeldOrderMutation,
   useQuoteKeysMutation,
   useBuyKeysMutation,
   useCreateCustomerOrderMutation,

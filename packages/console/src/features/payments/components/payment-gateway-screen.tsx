@@ -1,6 +1,6 @@
 /**
- * payment_gateway: the signed-in retailer's open "I paid" claims (confirm or reject), its gateway orders with their
- * status and receipts, and buying keys through the gateway. With the organisation's payment-gateway switch off it
+ * payment_gateway: the signed-in retailer's open "I paid" claims (confirm or reject), gateway payments held for
+ * review (record or mark refunded), its gateway orders with their status and receipts, and buying keys through the gateway. With the organisation's payment-gateway switch off it
  * says so and shows the claims only.
  */
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { selectAppConfig } from '../../../shared/config/config-api.ts';
 import { useAppSelector } from '../../../shared/state/hooks.ts';
 import { BuyKeys } from './buy-keys.tsx';
 import { ConfirmedClaims, OpenClaims } from './claims-section.tsx';
+import { HeldOrders } from './held-orders.tsx';
 import { OrdersSection } from './orders-section.tsx';
 import './payments.css';
 
@@ -21,6 +22,8 @@ export function PaymentGatewayScreen() {
     <Page title={t('gateway.title')}>
       {config && !gatewayOn ? <p className="card gateway-off">{t('gateway.off')}</p> : null}
       <OpenClaims />
+      {/* Held payments need a person even after the organisation's gateway is switched off. */}
+      <HeldOrders />
       {gatewayOn ? (
         <>
           <OrdersSection />

@@ -2,6 +2,7 @@
  * retailer_payment_qr: the retailer's own UPI QR, large, to print or show at the counter; its UPI ID and name
  * (read by the server from the uploaded QR); replacing it; and what a payment to a personal UPI ID means:
  * nothing comes back, so it is recorded by hand or confirmed from the customer's "I paid".
+ * The QR shown is drawn from the stored UPI ID (shared/network/upi-qr), like the locked phones' QR.
  */
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +11,8 @@ import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 import { Facts } from '../../../shared/ui/facts.tsx';
 import { ROUTES } from '../../../shared/routes.ts';
 import { useGetMemberQuery } from '../../../shared/network/member-api.ts';
-import { MemberImage, MemberImageUpload } from '../../../shared/network/member-image.tsx';
+import { MemberImageUpload } from '../../../shared/network/member-image.tsx';
+import { UpiQr } from '../../../shared/network/upi-qr.tsx';
 import { isOfflineFailure } from '../hooks/offline.ts';
 import './payments.css';
 
@@ -39,10 +41,10 @@ export function PaymentQrScreen() {
         ) : undefined
       }
     >
-      {hasQr ? (
+      {me.upi_id ? (
         <section className="card payment-qr-print" aria-labelledby="payment-qr-shop">
           <h2 id="payment-qr-shop" className="payment-qr__shop">{shop}</h2>
-          <MemberImage imageType="payment_qr" available alt={t('paymentQr.imageLabel')} className="payment-qr__image" />
+          <UpiQr vpa={me.upi_id} name={me.upi_name ?? shop} alt={t('paymentQr.imageLabel')} className="payment-qr__image" />
           <Facts
             rows={[
               [t('paymentQr.upiId'), me.upi_id],

@@ -1,9 +1,9 @@
 /// <reference types="node" />
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CLAIM_STATUSES, ORDER_STATUSES } from '@kisht/contract/payments';
+import { CLAIM_REASON_MAX as SERVER_REASON_MAX, CLAIM_STATUSES, ORDER_STATUSES } from '@kisht/contract/payments';
 import {
-  checkAmount, CLAIM_STATUS_LABEL_KEYS, claimAmountText, mergeMorePages, newIdempotencyKey, nextMorePage, ORDER_STATUS_LABEL_KEYS, ORDER_STATUS_TONE, parseQuantity,
+  checkAmount, checkReason, CLAIM_REASON_MAX, CLAIM_STATUS_LABEL_KEYS, claimAmountText, HELD_REASON_KEYS, mergeMorePages, newIdempotencyKey, nextMorePage, ORDER_STATUS_LABEL_KEYS, ORDER_STATUS_TONE, parseQuantity, receivedAmountText,
 } from './payment-rules.ts';
 
 const EN = JSON.parse(readFileSync(new URL('../../../../../locales/en.json', import.meta.url), 'utf8')) as Record<string, unknown>;
@@ -58,6 +58,16 @@ describe('confirming a claim', () => {
   });
 });
 
+describe('rejecting a claim', () => {
+  it("asks for the reason the customer's phone will show, tidied, within the server's limit", () => {
+    expect(checkReason('  No   payment came in ')).toEqual({ reason: 'No payment came in' });
+    expect(checkReason('   ')).toEqual({ error: 'required' });
+    expect(checkReason('x'.repeat(200))).toEqual({ reason: 'x'.repeat(200) });
+    expect(checkReason('x'.repeat(201))).toEqual({ error: 'tooLong' });
+    expect(CLAIM_REASON_MAX).toBe(SERVER_REASON_MAX);
+  });
+});
+
 describe('buying keys', () => {
   it('takes a whole number of keys from 1 to 10,000', () => {
     expect(parseQuantity('10')).toBe(10);
@@ -71,5 +81,15 @@ describe('buying keys', () => {
     expect(key).toHaveLength(32);
     expect(newIdempotencyKey()).not.toBe(key);
     expect(newIdempotencyKey((bytes) => bytes.fill(255))).toBe('f'.repeat(32));
+  });
+});
+
+describe('held gateway payments', () => {
+  it('word every reason the server holds an order for, and prefill what arrived only when it was rupees', () => {
+    for (const reason of ['AMOUNT_MISMATCH', 'CURRENCY_MISMATCH', 'EXCEEDS_DUE', 'SELLER_OUT_OF_KEYS']) expect(typeof lookup(HELD_REASON_KEYS[reason]!), reason).toBe('string');
+    expect(typeof lookup(ORDER_STATUS_LABEL_KEYS.refunded)).toBe('string');
+    expect(receivedAmountText({ received_paise: 120_050, received_currency: 'INR' })).toBe('1200.5');
+    expect(receivedAmountText({ received_paise: 100_000, received_currency: 'USD' })).toBe('');
+    expect(receivedAmountText({ received_paise: null, received_currency: null })).toBe('');
   });
 });

@@ -1,0 +1,12 @@
+/**
+ * A retailer's UPI QR, drawn from its stored UPI ID with the builder the locked phones' QR uses: the counter,
+ * the profile and the phones always pay the same address, whether it came from an uploaded QR or the operator.
+ */
+import { useMemo } from 'react';
+import { upiPayLink } from '@kisht/domain/upi';
+import { qrImage } from '../ui/qr-svg.ts';
+
+export function UpiQr({ vpa, name, alt, className }: { vpa: string; name: string; alt: string; className?: string }) {
+  const image = useMemo(() => qrImage(upiPayLink({ vpa, name })), [vpa, name]);
+  return <img src={image.dataUrl} alt={alt} {...(className ? { className } : {})} />;
+}
