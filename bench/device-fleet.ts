@@ -43,10 +43,16 @@ serveParent({
     });
     const enrolledSeconds = (performance.now() - started) / 1000;
     let checkInFailures = 0;
+    // Check-ins the server shed while busy (503 with Retry-After): the phone came back when told, nothing timed out.
+    let checkInsDeferred = 0;
     const lastFailures: string[] = [];
     for (const agent of fleet.agents) {
       agent.on('check-in', (outcome) => {
         if (outcome.ok) return;
+        if (outcome.deferred) {
+          checkInsDeferred++;
+          return;
+        }
         checkInFailures++;
         if (lastFailures.push(outcome.error ?? '') > 3) lastFailures.shift();
       });
@@ -60,7 +66,7 @@ serveParent({
     const echoes = fleet.agents.filter(addEcho).length;
     const after = await memory();
     return {
-      enrolledSeconds, connectedSeconds, readySeconds, allConnected: connected, checkInFailures, lastFailures, echoes, before, after,
+      enrolledSeconds, connectedSeconds, readySeconds, allConnected: connected, checkInFailures, checkInsDeferred, lastFailures, echoes, before, after,
       summary: fleet.summary(), errors: fleet.errors.slice(0, 5),
     };
   },

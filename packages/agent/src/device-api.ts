@@ -8,9 +8,15 @@ export class NetworkDownError extends Error {
 }
 
 export class HttpError extends Error {
-  constructor(readonly status: number, readonly code: string | undefined, text: string) {
+  constructor(readonly status: number, readonly code: string | undefined, text: string, readonly retryAfterSeconds: number | null = null) {
     super(`HTTP ${status}${code ? ` ${code}` : ''}: ${text.slice(0, 200)}`);
   }
+}
+
+/** Retry-After in seconds (the delay form; an HTTP date is not used by our server), or null. */
+function retryAfter(res: Response): number | null {
+  const value = Number(res.headers.get('retry-after'));
+  return Number.isInteger(value) && value > 0 ? value : null;
 }
 
 export interface EnrolBody {
@@ -52,7 +58,7 @@ export async function postJson<T>(url: string, body: unknown, headers: Record<st
   } catch {
     json = null;
   }
-  if (!res.ok) throw new HttpError(res.status, json?.code, text);
+  if (!res.ok) throw new HttpError(res.status, json?.code, text, retryAfter(res));
   return (json && 'data' in json ? json.data : json) as T;
 }
 

@@ -19,12 +19,12 @@ export interface LiveServer {
   stop(): Promise<void>;
 }
 
-export async function startLiveServer(): Promise<LiveServer> {
+export async function startLiveServer(env: Record<string, string> = {}): Promise<LiveServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const t = await startTestApp({
     limits: { otpSendsPerMobilePerHour: 100, otpSendsPerIpPerHour: 1000 },
-    env: { PUBLIC_URL: url, PORT: String(port) },
+    env: { PUBLIC_URL: url, PORT: String(port), ...env },
   });
   await t.app.listen({ port, host: '127.0.0.1' });
   const ravi = (await t.signIn(RAVI)).token;
