@@ -13,11 +13,13 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createLongData, LANGUAGES, MPIN, navigateInApp, RETAILER, settle, setPaymentGateway, signedInScreens, trackRequests, uploadPaymentQr, type Lng } from '../tests/console-screens.ts';
+import { FAKE_KEY_ID, FAKE_KEY_SECRET, FAKE_WEBHOOK_SECRET } from '../../server/test/support/fake-razorpay.ts';
+import { createHeldPayment, createLongData, LANGUAGES, MPIN, navigateInApp, RETAILER, settle, setPaymentGateway, signedInScreens, trackRequests, uploadPaymentQr, type Lng } from '../tests/console-screens.ts';
 import { en, latestOtp, text } from '../tests/fixtures.ts';
 
 const PORT = Number(process.env.SHOTS_PORT ?? 8198);
 const BASE = `http://127.0.0.1:${PORT}`;
+const GATEWAY_PORT = PORT + 1;
 const OUT = process.argv[2] ?? '/tmp/kisht-screens';
 const LANGS = (process.env.SHOTS_LANGS?.split(',') ?? ['en', 'hn', 'tm']).filter((l): l is Lng => (LANGUAGES as readonly string[]).includes(l));
 const VIEWPORT = { width: 360, height: 740 };
@@ -30,6 +32,9 @@ async function startServer() {
     env: {
       ...process.env, PORT: String(PORT), HOST: '127.0.0.1', APP_ENV: 'development', DATA_DIR: 'memory://', MQTT_PORT: '0', MQTT_HOST: '127.0.0.1',
       SEED_DEMO: 'true', LOG_LEVEL: 'warn', APP_SECRET,
+      // The gateway adapter, pointed at the local fake that makes the held payment (the switch stays off until asked).
+      PAYMENT_GATEWAY: 'razorpay', RAZORPAY_BASE_URL: `http://127.0.0.1:${GATEWAY_PORT}`,
+      RAZORPAY_KEY_ID: FAKE_KEY_ID, RAZORPAY_KEY_SECRET: FAKE_KEY_SECRET, RAZORPAY_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
       ...(process.env.SHOTS_CONSOLE_DIST ? { CONSOLE_DIST: process.env.SHOTS_CONSOLE_DIST } : {}),
     },
   });
@@ -83,6 +88,7 @@ const server = await startServer();
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
 try {
   const data = await createLongData(BASE);
+  await createHeldPayment(BASE, APP_SECRET, GATEWAY_PORT, data.latin);
   const session = await signIn(browser);
   for (const lng of LANGS) {
     const folder = `${OUT}/${lng}`;

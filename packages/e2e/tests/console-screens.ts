@@ -15,6 +15,7 @@ import { MemoryStore } from '@kisht/agent/store';
 import { parseEnrolmentPayload } from '@kisht/agent/enrolment-payload';
 import { RetailerApi, randomImei } from '@kisht/agent/retailer-api';
 import { ROUTES, type RouteName } from '../../console/src/shared/routes.ts';
+import { startFakeRazorpay } from '../../server/test/support/fake-razorpay.ts';
 import { en } from './fixtures.ts';
 
 export const LANGUAGES = ['en', 'hn', 'mr', 'gj', 'sp', 'bd', 'kn', 'tg', 'tm', 'pp'] as const;
@@ -213,3 +214,33 @@ export async function runOperator(server: string, appSecret: string, args: strin
 
 /** Switches the demo organisation's payment gateway on or off (off by default, as the spec says). */
 export const setPaymentGateway = (server: string, appSecret: string, on: boolean) => runOperator(server, appSecret, ['feature', '23', 'payment_gateway', on ? 'on' : 'off']);
+
+/**
+ * A gateway payment held for review, as the payments screen shows it: the customer's order is opened with the
+ * gateway on (a local fake of its API on `gatewayPort`, which the server's adapter points at), the payer's app pays
+ * another amount, and the webhook holds it. The gateway switch is left off again.
+ */
+export async function createHeldPayment(server: string, appSecret: string, gatewayPort: number, customerId: number): Promise<void> {
+  const base = server.replace(/\/+$/, '');
+  const gateway = await startFakeRazorpay({
+    port: gatewayPort,
+    sink: async (body, headers) => (await fetch(`${base}/api/payments/webhook/razorpay`, { method: 'POST', headers, body })).status,
+  });
+  await setPaymentGateway(base, appSecret, true);
+  const api = new RetailerApi(base, 'held payment');
+  try {
+    await api.signIn(`+91${RETAILER}`);
+    const order = await api.request<{ id: string; amount_paise: number }>('POST', '/api/payments/customer_order', { customer_id: customerId });
+    await gateway.pay(order.id, { amount: order.amount_paise - 12_345 });
+    for (let i = 0; i < 100; i++) {
+      const { items } = await api.request<{ items: Array<{ id: string; status: string }> }>('GET', '/api/payments/orders');
+      if (items.find((o) => o.id === order.id)?.status === 'held') return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('the underpaid order was not held');
+  } finally {
+    await api.signOut().catch(() => undefined);
+    await setPaymentGateway(base, appSecret, false);
+    await gateway.close();
+  }
+}

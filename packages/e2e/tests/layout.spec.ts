@@ -18,8 +18,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { ROUTES } from '../../console/src/shared/routes.ts';
-import { createLongData, MPIN, RETAILER, settle, signedInScreens, trackRequests, navigateInApp, setPaymentGateway, uploadPaymentQr, LANGUAGES, type Data, type Lng } from './console-screens.ts';
-import { APP_SECRET, BASE_URL } from '../playwright.config.ts';
+import { createHeldPayment, createLongData, MPIN, RETAILER, settle, signedInScreens, trackRequests, navigateInApp, setPaymentGateway, uploadPaymentQr, LANGUAGES, type Data, type Lng } from './console-screens.ts';
+import { APP_SECRET, BASE_URL, GATEWAY_PORT } from '../playwright.config.ts';
 import { en, latestOtp, text } from './fixtures.ts';
 
 const WIDTHS = [360, 320] as const;
@@ -163,6 +163,8 @@ const allProblems: Problem[] = [];
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(120_000);
   data = await createLongData(BASE_URL);
+  // A gateway payment held for review (another amount paid than the order's), on the payments screen.
+  await createHeldPayment(BASE_URL, APP_SECRET, GATEWAY_PORT, data.latin);
 
   // Sign in through the screens once; later languages reuse the session and enter the MPIN.
   const context = await browser.newContext({ viewport: { width: 360, height: HEIGHT } });
@@ -275,6 +277,7 @@ test(`every screen fits a 320 and 360 px phone in ${chosen.join(' ')}`, async ({
       await page.getByLabel(text(lng, 'auth.mpin.label'), { exact: true }).fill(MPIN);
       await page.getByRole('button', { name: text(lng, 'auth.mpin.verify') }).click();
       await expect(page.getByRole('heading', { name: text(lng, 'gateway.buy.title') })).toBeVisible();
+      await expect(page.getByRole('heading', { name: text(lng, 'gateway.held.title') })).toBeVisible();
       if (await settle(page, loads)) await checker.check('payment_gateway with the gateway on');
       else checker.notReady('payment_gateway with the gateway on');
       await page.getByLabel(text(lng, 'gateway.buy.quantity')).fill('10');
