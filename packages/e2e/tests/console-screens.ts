@@ -218,9 +218,10 @@ export const setPaymentGateway = (server: string, appSecret: string, on: boolean
 /**
  * A gateway payment held for review, as the payments screen shows it: the customer's order is opened with the
  * gateway on (a local fake of its API on `gatewayPort`, which the server's adapter points at), the payer's app pays
- * another amount, and the webhook holds it. The gateway switch is left off again.
+ * another amount, and the webhook holds it. The gateway switch is left off again. `retailerMobile`: the customer's
+ * retailer (ten digits).
  */
-export async function createHeldPayment(server: string, appSecret: string, gatewayPort: number, customerId: number): Promise<void> {
+export async function createHeldPayment(server: string, appSecret: string, gatewayPort: number, customerId: number, retailerMobile = RETAILER): Promise<void> {
   const base = server.replace(/\/+$/, '');
   const gateway = await startFakeRazorpay({
     port: gatewayPort,
@@ -229,7 +230,7 @@ export async function createHeldPayment(server: string, appSecret: string, gatew
   await setPaymentGateway(base, appSecret, true);
   const api = new RetailerApi(base, 'held payment');
   try {
-    await api.signIn(`+91${RETAILER}`);
+    await api.signIn(`+91${retailerMobile}`);
     const order = await api.request<{ id: string; amount_paise: number }>('POST', '/api/payments/customer_order', { customer_id: customerId });
     await gateway.pay(order.id, { amount: order.amount_paise - 12_345 });
     for (let i = 0; i < 100; i++) {

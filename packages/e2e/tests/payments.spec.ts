@@ -19,7 +19,7 @@ import { parseEnrolmentPayload } from '@kisht/agent/enrolment-payload';
 import { RetailerApi, randomImei } from '@kisht/agent/retailer-api';
 import { startFakeRazorpay } from '../../server/test/support/fake-razorpay.ts';
 import { APP_SECRET, BASE_URL, GATEWAY_PORT } from '../playwright.config.ts';
-import { runOperator, setPaymentGateway } from './console-screens.ts';
+import { createHeldPayment, runOperator, setPaymentGateway } from './console-screens.ts';
 import { en, passMpin, signInWithOtp } from './fixtures.ts';
 
 const RAVI = '9876543210';
@@ -247,4 +247,43 @@ test('a retailer buys 10 keys through the gateway; they show once in its stock a
     await gateway.close();
     await retailer.signOut();
   }
+});
+
+test('a gateway payment of another amount is held; the retailer records what arrived, once, and its receipt opens', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const retailer = new RetailerApi(BASE_URL, 'held payment journey');
+  await retailer.signIn(`+91${RAVI}`);
+  const { customerId } = await enrolledCustomer(retailer, 'Harpreet', 'Kaur Dhillon');
+  await createHeldPayment(BASE_URL, APP_SECRET, GATEWAY_PORT, customerId, RAVI);
+  const [held] = (await retailer.request<{ items: Array<{ id: string; status: string; customer_id: number | null; received_paise: number | null }> }>('GET', '/api/payments/orders?status=held')).items.filter((o) => o.customer_id === customerId);
+  expect(held).toMatchObject({ status: 'held' });
+  const received = held!.received_paise!;
+
+  await signInWithOtp(page, request, RAVI);
+  await passMpin(page);
+  await openFromMenu(page, en('nav.paymentGateway'));
+  const name = 'Harpreet Kaur Dhillon';
+  const section = page.getByRole('region', { name: en('gateway.held.title') });
+  await expect(section.getByText(en('gateway.held.reason.AMOUNT_MISMATCH'))).toBeVisible();
+  await section.getByRole('button', { name: `${en('gateway.held.record')}: ${name}` }).click();
+  const dialog = page.getByRole('dialog', { name: en('gateway.held.recordTitle', { name }) });
+  // Prefilled with what the gateway says reached the account.
+  await expect(dialog.getByLabel(en('gateway.claims.amountLabel'))).toHaveValue(String(received / 100));
+  await dialog.getByRole('button', { name: en('gateway.held.record') }).click();
+  await expect(dialog).toBeHidden();
+  await expect(section.getByRole('button', { name: `${en('gateway.held.record')}: ${name}` })).toHaveCount(0);
+
+  // Recorded once through the ledger: one payment of what arrived, with its receipt.
+  const payments = await retailer.request<Array<{ amount_paise: number; receipt_no: string }>>('GET', `/api/emi/payments?customer_id=${customerId}`);
+  expect(payments.map((p) => p.amount_paise)).toEqual([received]);
+  // Its receipt, on the customer's EMI screen.
+  await page.goto(`/view-emi-details/${customerId}`);
+  await passMpin(page);
+  await page.getByRole('region', { name: en('payments.title') }).getByRole('button').filter({ hasText: payments[0]!.receipt_no }).click();
+  const receipt = page.getByRole('dialog', { name: en('receipt.title'), exact: true });
+  await expect(receipt.getByRole('cell', { name: formatRupees(received), exact: true })).toBeVisible();
+  await expect(receipt.getByText(name, { exact: false })).toBeVisible();
+  // A second decision, from another screen or a double tap: refused, nothing more recorded.
+  await expect(retailer.request('POST', '/api/payments/orders/resolve', { id: held!.id, action: 'record', amount_paise: received })).rejects.toMatchObject({ status: 409, code: 'ORDER_NOT_HELD' });
+  await retailer.signOut();
 });

@@ -9,47 +9,32 @@ import { useTranslation } from 'react-i18next';
 import type { PaymentClaimView } from '@kisht/contract/payments';
 import { formatDateTime } from '@kisht/domain/format';
 import { formatRupees } from '@kisht/domain/money';
-import { ChoiceFormDialog, FormDialog } from '../../../shared/ui/form-dialog.tsx';
+import { ChoiceFormDialog } from '../../../shared/ui/form-dialog.tsx';
+import { AmountDialog } from './amount-dialog.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';
-import { RupeeField } from '../../../shared/ui/rupee-field.tsx';
 import { ShortText } from '../../../shared/ui/short-text.tsx';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 import { LoadMore } from '../../../shared/ui/load-more.tsx';
 import { customerPath, receiptPath } from '../../../shared/routes.ts';
 import { useDecideClaimMutation, useGetPaymentClaimsInfiniteQuery, type ClaimFilter } from '../api/payments-api.ts';
-import { checkAmount, checkReason, CLAIM_REASON_MAX, claimAmountText, mergeMorePages } from '../hooks/payment-rules.ts';
+import { checkReason, CLAIM_REASON_MAX, claimAmountText, mergeMorePages } from '../hooks/payment-rules.ts';
 import { isOfflineFailure } from '../hooks/offline.ts';
 import { ClaimStatusBadge } from './payment-badges.tsx';
 import './payments.css';
 
 function ConfirmClaimDialog({ claim, onClose }: { claim: PaymentClaimView; onClose: () => void }) {
   const { t } = useTranslation();
-  const [text, setText] = useState(() => claimAmountText(claim));
-  const [error, setError] = useState<string | null>(null);
   const [decide, { isLoading }] = useDecideClaimMutation();
-  async function submit() {
-    const checked = checkAmount(text);
-    if ('error' in checked) return setError(checked.error === 'required' ? t('common.required') : t('gateway.claims.amountInvalid'));
-    try {
-      await decide({ id: claim.id, decision: 'confirm', amount_paise: checked.paise }).unwrap();
-      onClose();
-    } catch {
-      // The error toast says why (e.g. already decided).
-    }
-  }
   return (
-    <FormDialog title={t('gateway.claims.confirmTitle', { name: claim.customer_name })} busy={isLoading} onClose={onClose} onSubmit={() => void submit()} submitLabel={t('gateway.claims.confirm')}>
-      <p className="muted small">{t('gateway.claims.confirmHelp')}</p>
-      <RupeeField
-        label={t('gateway.claims.amountLabel')}
-        value={text}
-        error={error}
-        onChange={(typed) => {
-          setText(typed);
-          setError(null);
-        }}
-      />
-    </FormDialog>
+    <AmountDialog
+      title={t('gateway.claims.confirmTitle', { name: claim.customer_name })}
+      help={t('gateway.claims.confirmHelp')}
+      submitLabel={t('gateway.claims.confirm')}
+      initial={claimAmountText(claim)}
+      busy={isLoading}
+      onSave={(paise) => decide({ id: claim.id, decision: 'confirm', amount_paise: paise }).unwrap()}
+      onClose={onClose}
+    />
   );
 }
 

@@ -9,45 +9,29 @@ import { useTranslation } from 'react-i18next';
 import type { PaymentOrderView } from '@kisht/contract/payments';
 import { formatDateTime } from '@kisht/domain/format';
 import { formatRupees } from '@kisht/domain/money';
-import { FormDialog } from '../../../shared/ui/form-dialog.tsx';
 import { ConfirmDialog } from '../../../shared/ui/confirm-dialog.tsx';
-import { RupeeField } from '../../../shared/ui/rupee-field.tsx';
 import { ShortText } from '../../../shared/ui/short-text.tsx';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 import { LoadMore } from '../../../shared/ui/load-more.tsx';
 import { useGetPaymentOrdersInfiniteQuery, useResolveHeldOrderMutation } from '../api/payments-api.ts';
-import { checkAmount, HELD_REASON_KEYS, mergeMorePages, receivedAmountText } from '../hooks/payment-rules.ts';
+import { HELD_REASON_KEYS, mergeMorePages, receivedAmountText } from '../hooks/payment-rules.ts';
 import { isOfflineFailure } from '../hooks/offline.ts';
+import { AmountDialog } from './amount-dialog.tsx';
 import './payments.css';
 
 function RecordDialog({ order, onClose }: { order: PaymentOrderView; onClose: () => void }) {
   const { t } = useTranslation();
-  const [text, setText] = useState(() => receivedAmountText(order));
-  const [error, setError] = useState<string | null>(null);
   const [resolve, { isLoading }] = useResolveHeldOrderMutation();
-  async function submit() {
-    const checked = checkAmount(text);
-    if ('error' in checked) return setError(checked.error === 'required' ? t('common.required') : t('gateway.claims.amountInvalid'));
-    try {
-      await resolve({ id: order.id, action: 'record', amount_paise: checked.paise }).unwrap();
-      onClose();
-    } catch {
-      // The error toast says why (e.g. already resolved).
-    }
-  }
   return (
-    <FormDialog title={t('gateway.held.recordTitle', { name: order.customer_name ?? '' })} busy={isLoading} onClose={onClose} onSubmit={() => void submit()} submitLabel={t('gateway.held.record')}>
-      <p className="muted small">{t('gateway.held.recordHelp')}</p>
-      <RupeeField
-        label={t('gateway.claims.amountLabel')}
-        value={text}
-        error={error}
-        onChange={(typed) => {
-          setText(typed);
-          setError(null);
-        }}
-      />
-    </FormDialog>
+    <AmountDialog
+      title={t('gateway.held.recordTitle', { name: order.customer_name ?? '' })}
+      help={t('gateway.held.recordHelp')}
+      submitLabel={t('gateway.held.record')}
+      initial={receivedAmountText(order)}
+      busy={isLoading}
+      onSave={(paise) => resolve({ id: order.id, action: 'record', amount_paise: paise }).unwrap()}
+      onClose={onClose}
+    />
   );
 }
 
