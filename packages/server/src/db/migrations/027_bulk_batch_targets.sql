@@ -16,5 +16,5 @@ CREATE INDEX command_batches_lease_idx ON command_batches (lease_until) WHERE le
 
 -- One command per customer of a batch. A retry first takes the failed attempt out of the batch (batch_id NULL),
 -- in the transaction that writes the new one. This index also serves the batch's reads.
-CREATE UNIQUE INDEX device_commands_batch_customer_idx ON device_commands (batch_id, customer_id) WHERE batch_id IS NOT NULL;
+CREATE UNIQUE INDEX IF NOT EXISTS device_commands_batch_customer_idx ON device_commands (batch_id, customer_id) WHERE batch_id IS NOT NULL;
 DROP INDEX device_commands_batch_idx;
