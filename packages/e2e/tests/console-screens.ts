@@ -215,6 +215,15 @@ export async function runOperator(server: string, appSecret: string, args: strin
 /** Switches the demo organisation's payment gateway on or off (off by default, as the spec says). */
 export const setPaymentGateway = (server: string, appSecret: string, on: boolean) => runOperator(server, appSecret, ['feature', '23', 'payment_gateway', on ? 'on' : 'off']);
 
+/** The local fake of the payment gateway's API on `port`, sending its signed webhooks to the server's webhook route. */
+export function startLocalGateway(server: string, port: number) {
+  const base = server.replace(/\/+$/, '');
+  return startFakeRazorpay({
+    port,
+    sink: async (body, headers) => (await fetch(`${base}/api/payments/webhook/razorpay`, { method: 'POST', headers, body })).status,
+  });
+}
+
 /**
  * A gateway payment held for review, as the payments screen shows it: the customer's order is opened with the
  * gateway on (a local fake of its API on `gatewayPort`, which the server's adapter points at), the payer's app pays
@@ -223,10 +232,7 @@ export const setPaymentGateway = (server: string, appSecret: string, on: boolean
  */
 export async function createHeldPayment(server: string, appSecret: string, gatewayPort: number, customerId: number, retailerMobile = RETAILER): Promise<void> {
   const base = server.replace(/\/+$/, '');
-  const gateway = await startFakeRazorpay({
-    port: gatewayPort,
-    sink: async (body, headers) => (await fetch(`${base}/api/payments/webhook/razorpay`, { method: 'POST', headers, body })).status,
-  });
+  const gateway = await startLocalGateway(base, gatewayPort);
   await setPaymentGateway(base, appSecret, true);
   const api = new RetailerApi(base, 'held payment');
   try {

@@ -17,22 +17,13 @@ import { startScreen } from '@kisht/agent/screen/screen-server';
 import { basicAuth, enrolDevice } from '@kisht/agent/device-api';
 import { parseEnrolmentPayload } from '@kisht/agent/enrolment-payload';
 import { RetailerApi, randomImei } from '@kisht/agent/retailer-api';
-import { startFakeRazorpay } from '../../server/test/support/fake-razorpay.ts';
 import { APP_SECRET, BASE_URL, GATEWAY_PORT } from '../playwright.config.ts';
-import { createHeldPayment, runOperator, setPaymentGateway } from './console-screens.ts';
+import { createHeldPayment, runOperator, setPaymentGateway, startLocalGateway } from './console-screens.ts';
 import { en, passMpin, signInWithOtp } from './fixtures.ts';
 
 const RAVI = '9876543210';
 /** The demo organisation (Ravi's). */
 const ORG = '23';
-
-/** The gateway's side: the fake takes the adapter's calls and sends its signed webhooks to our webhook route. */
-function startGateway() {
-  return startFakeRazorpay({
-    port: GATEWAY_PORT,
-    sink: async (body, headers) => (await fetch(`${BASE_URL}/api/payments/webhook/razorpay`, { method: 'POST', headers, body })).status,
-  });
-}
 
 /** Signs in, then opens a console address as a reload would (the console asks for the MPIN again). */
 async function openAt(page: Page, request: APIRequestContext, path: string) {
@@ -120,7 +111,7 @@ test('the retailer shows its UPI QR, and confirms a customer\'s "I paid" claim, 
 
 test('a phone locked for a missed EMI is paid from its lock screen through the gateway, and unlocks by itself', async ({ page, context, request }) => {
   test.setTimeout(180_000);
-  const gateway = await startGateway();
+  const gateway = await startLocalGateway(BASE_URL, GATEWAY_PORT);
   const retailer = new RetailerApi(BASE_URL, 'pay-now journey');
   await retailer.signIn(`+91${RAVI}`);
   const imei = randomImei();
@@ -197,7 +188,7 @@ test('a phone locked for a missed EMI is paid from its lock screen through the g
 
 test('a retailer buys 10 keys through the gateway; they show once in its stock and in its key history', async ({ page, request }) => {
   test.setTimeout(120_000);
-  const gateway = await startGateway();
+  const gateway = await startLocalGateway(BASE_URL, GATEWAY_PORT);
   const retailer = new RetailerApi(BASE_URL, 'buy-keys journey');
   await retailer.signIn(`+91${RAVI}`);
   const stock = async () => (await retailer.request<Array<{ product_type: number; name: string; balance: number }>>('GET', '/api/points/balance_types'));
