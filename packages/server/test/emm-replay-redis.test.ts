@@ -69,6 +69,18 @@ describe.runIf(reachable)('the anti-replay check on Redis', () => {
     expect((await b.get(PATH, { emm: await createEmmAuthSession(PATH, b.config.APP_ORG_ID) })).statusCode).toBe(200);
   });
 
+  it('starts while Redis is away, answering 503 until it can check', async () => {
+    const proxy = await cuttableProxy();
+    await proxy.cut();
+    const c = await startTestApp({ env: { REDIS_URL: proxy.url } });
+    try {
+      const res = await c.get(PATH, { emm: await createEmmAuthSession(PATH, c.config.APP_ORG_ID) });
+      expect([res.statusCode, res.json().code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+    } finally {
+      await c.stop();
+    }
+  }, 60_000);
+
   it('answers 503 with Retry-After while Redis is unreachable: no request goes through unchecked', async () => {
     const proxy = await cuttableProxy();
     const c = await startTestApp({ env: { REDIS_URL: proxy.url } });

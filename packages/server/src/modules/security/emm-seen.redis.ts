@@ -9,6 +9,8 @@ import { AppError } from '../../errors.ts';
 import type { EmmSeenRepository } from './emm-seen.repository.ts';
 
 const PREFIX = 'kisht:emm-seen:';
+/** How long start-up waits for Redis before going on without it. */
+const CONNECT_WAIT_MS = 2000;
 
 export async function createRedisEmmSeen(options: { url: string; windowMs: number; log: (message: string, error?: unknown) => void }): Promise<EmmSeenRepository & { close(): Promise<void> }> {
   const client = createClient({
@@ -22,7 +24,10 @@ export async function createRedisEmmSeen(options: { url: string; windowMs: numbe
     if (Date.now() - lastError > 10_000) options.log('the anti-replay store (Redis) is unreachable', error);
     lastError = Date.now();
   });
-  await client.connect();
+  // Waited for a moment only: a node starts (answering 503 to what needs the check) while Redis is away, and
+  // connects when it is back, instead of hanging at start-up.
+  const connected = client.connect().then(() => undefined, (error: unknown) => options.log('the anti-replay store (Redis) could not be reached at start', error));
+  await Promise.race([connected, new Promise((resolve) => setTimeout(resolve, CONNECT_WAIT_MS).unref())]);
   return {
     async remember(value: string): Promise<boolean> {
       let answer: string | null;
