@@ -116,13 +116,13 @@ export function createEventHub(options: EventHubOptions) {
       for (const stream of streams) if (related(stream.caller.userId)) add(stream, { type: 'network' });
     }
 
-    // Key orders: the account's sessions that list that retailer's orders (a mini-retailer only its own).
-    for (const change of changes) {
-      if (change.type !== 'key_order') continue;
+    // Key orders: the account's sessions that list that retailer's orders (a mini-retailer only its own), told once.
+    const keyOrders = changes.flatMap((c) => (c.type === 'key_order' ? [c] : []));
+    if (keyOrders.length > 0) {
       for (const stream of streams) {
         const { caller } = stream;
         const own = caller.userType === 'miniretailer' ? caller.userId : null;
-        if (caller.accountId === change.account_id && (own === null || own === change.retailer_id)) add(stream, { type: 'payment', customer_ids: [] });
+        if (keyOrders.some((o) => caller.accountId === o.account_id && (own === null || own === o.retailer_id))) add(stream, { type: 'payment', customer_ids: [] });
       }
     }
 
