@@ -5,10 +5,16 @@
  * agent's fleet mode) in another, so each side's memory is its own.
  *   node --import tsx bench/device-bulk-lock.ts [--phones 10000] [--enrol-concurrency 16]
  *   BENCH_PHONES=1000 DEVICE_SWEEP_SECONDS=0 node --import tsx bench/device-bulk-lock.ts
+ *   node --import tsx bench/device-bulk-lock.ts --mosquitto      (a private Mosquitto with deploy/mosquitto's limits)
+ *   MQTT_URL=mqtt://127.0.0.1:1883 node --import tsx bench/device-bulk-lock.ts   (any external broker that lets phones in)
  * With DATABASE_URL the customers are added to what the database already holds.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { loadavg } from 'node:os';
+import net from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEmmAuthSession } from '@kisht/domain/emm-auth';
 import { APP_ORG_ID } from '@kisht/domain/constants';
@@ -16,7 +22,7 @@ import type { FleetSummary, FleetToken } from '../packages/agent/src/fleet.ts';
 import { startChild } from './ipc.ts';
 import { fmt } from './lib.ts';
 
-const { values: args } = parseArgs({ options: { phones: { type: 'string' }, 'enrol-concurrency': { type: 'string' } } });
+const { values: args } = parseArgs({ options: { phones: { type: 'string' }, 'enrol-concurrency': { type: 'string' }, mosquitto: { type: 'boolean' } } });
 const phones = Number(args.phones ?? process.env.BENCH_PHONES ?? 10_000);
 const loadAtStart = loadavg();
 const enrolConcurrency = Number(args['enrol-concurrency'] ?? 16);
@@ -34,8 +40,41 @@ const say = (line: string) => process.stderr.write(`${line}\n`);
 const mb = (bytes: number) => bytes / 1048576;
 const kbEach = (bytes: number) => bytes / 1024 / phones;
 
-say(`Starting the server, seeding ${phones.toLocaleString('en-IN')} customers`);
-const server = startChild(new URL('./device-server.ts', import.meta.url));
+/**
+ * A private Mosquitto on a free port with the queue and in-flight limits of deploy/mosquitto/mosquitto.conf
+ * (phones let in anonymously: the broker's accounts are not what is measured). Never the shared one.
+ */
+async function privateMosquitto(): Promise<{ url: string; process: ChildProcess; stop: () => void }> {
+  const binary = ['/usr/sbin/mosquitto', '/usr/bin/mosquitto'].find((p) => existsSync(p));
+  if (!binary) throw new Error('--mosquitto needs Mosquitto installed (apt-get install mosquitto)');
+  const port = await new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(free));
+    });
+  });
+  const deploy = readFileSync(new URL('../deploy/mosquitto/mosquitto.conf', import.meta.url), 'utf8');
+  const limits = deploy.split('\n').filter((line) => /^(max_packet_size|max_queued_messages|max_inflight_messages) /.test(line));
+  const dir = mkdtempSync(path.join(tmpdir(), 'kisht-bench-mosquitto-'));
+  writeFileSync(path.join(dir, 'mosquitto.conf'), ['allow_anonymous true', 'persistence false', ...limits, `listener ${port} 127.0.0.1`, ''].join('\n'));
+  const child = spawn(binary, ['-c', path.join(dir, 'mosquitto.conf')], { stdio: 'ignore' });
+  for (let i = 0; ; i++) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => resolve(socket.end() && true)).on('error', () => resolve(false));
+    });
+    if (open) break;
+    if (i > 100 || child.exitCode !== null) throw new Error('the private Mosquitto did not start');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  say(`  private Mosquitto on port ${port} (${limits.join(', ')})`);
+  return { url: `mqtt://127.0.0.1:${port}`, process: child, stop: () => { child.kill('SIGTERM'); rmSync(dir, { recursive: true, force: true }); } };
+}
+
+const mosquitto = args.mosquitto ? await privateMosquitto() : null;
+const brokerUrl = mosquitto?.url ?? process.env.MQTT_URL;
+const brokerName = mosquitto ? 'private Mosquitto' : brokerUrl ? `external broker ${brokerUrl}` : 'embedded broker';
+say(`Starting the server (${brokerName}), seeding ${phones.toLocaleString('en-IN')} customers`);
+const server = startChild(new URL('./device-server.ts', import.meta.url), { ...process.env, ...(brokerUrl ? { MQTT_URL: brokerUrl } : {}) });
 const ready = await server.next<{ api: number; mqtt: string; driver: string; sweepSeconds: number; mobile: string }>('ready');
 const base = `http://127.0.0.1:${ready.api}`;
 
@@ -114,7 +153,7 @@ try {
   const row = (name: string, total: string, p50: number, p99: number) => console.log(`${name.padEnd(46)} ${total.padStart(9)} ${fmt(p50, 1).padStart(9)} ${fmt(p99, 1).padStart(9)}`);
   const ratio = (a: number, b: number) => `${fmt(a / b, 1)}x`;
 
-  console.log(`\nDevice bulk lock (${ready.driver}, ${phones.toLocaleString('en-IN')} phones, embedded broker, sweeper every ${ready.sweepSeconds} s)`);
+  console.log(`\nDevice bulk lock (${ready.driver}, ${phones.toLocaleString('en-IN')} phones, ${brokerName}, sweeper every ${ready.sweepSeconds} s)`);
   console.log(`load average of the machine: ${loadAtStart.map((n) => fmt(n, 1)).join(' ')} at the start, ${loadavg().map((n) => fmt(n, 1)).join(' ')} at the end (1, 5, 15 min)`);
   console.log(`setup: ${phones.toLocaleString('en-IN')} customers and tokens seeded in ${fmt(seeded.seconds)} s; phones enrolled in ${fmt(started.enrolledSeconds)} s, all connected after ${fmt(started.connectedSeconds)} s, all checked in after ${fmt(started.readySeconds)} s`);
   if (started.checkInFailures) console.log(`  ${started.checkInFailures} check-ins failed while settling (the agent retries after 60 s), last: ${started.lastFailures.join(' | ')}`);
@@ -139,14 +178,14 @@ try {
   mem('server external (buffers)', memoryBefore.external!, memoryAfter.external!);
   mem('phones (fleet) heapUsed', started.before.heapUsed, started.after.heapUsed);
   mem('phones (fleet) rss', started.before.rss, started.after.rss);
-  console.log(`broker memory per connected phone: ${fmt(kbEach(heapDelta))} KB heap, ${fmt(kbEach(rssDelta))} KB rss${dbDelta !== null ? ` (${fmt(kbEach(rssDelta - dbDelta))} KB rss without the PGlite heap's growth)` : ''}`);
+  console.log(`${brokerUrl ? 'server memory per connected phone (the broker runs in its own process)' : 'broker memory per connected phone'}: ${fmt(kbEach(heapDelta))} KB heap, ${fmt(kbEach(rssDelta))} KB rss${dbDelta !== null ? ` (${fmt(kbEach(rssDelta - dbDelta))} KB rss without the PGlite heap's growth)` : ''}`);
 
   console.log(`\nphones connected ${started.summary.connected}/${phones} (${started.errors.length ? `${started.summary.errors} enrolments failed` : 'no enrolment failed'}); raw echoes ${raw.echoed}/${raw.sent}`);
   console.log(`bulk commands: ${timings.commands} written, done ${done}, failed ${failed}, expired ${timings.counts.expired ?? 0}, still open ${timings.commands - done - failed - (timings.counts.expired ?? 0)}, skipped ${progress.counts.skipped}; phones showing the lock screen ${phonesAfter.locked}`);
   exitCode = done === phones && raw.echoed === phones ? 0 : 1;
   if (exitCode !== 0) console.log('NOT every phone confirmed: exit 1');
   console.log(JSON.stringify({
-    bench: 'bulk-lock', phones, done, failed, post_ms: Math.round(postSeconds * 1000), total_s: Number(bulkSeconds.toFixed(2)), raw_s: Number(raw.seconds.toFixed(2)),
+    bench: 'bulk-lock', phones, driver: ready.driver, broker: mosquitto ? 'mosquitto' : brokerUrl ? 'external' : 'embedded', done, failed, post_ms: Math.round(postSeconds * 1000), total_s: Number(bulkSeconds.toFixed(2)), raw_s: Number(raw.seconds.toFixed(2)),
     check_in_failed: started.checkInFailures, check_in_deferred: started.checkInsDeferred,
     ratio_total: Number((bulkSeconds / raw.seconds).toFixed(2)), ratio_p50: Number((timings.createdToFinished.p50 / raw.p50).toFixed(2)), ratio_p99: Number((timings.createdToFinished.p99 / raw.p99).toFixed(2)),
   }));
@@ -155,5 +194,6 @@ try {
 } finally {
   await fleet.stop();
   await server.stop();
+  mosquitto?.stop();
 }
 process.exit(exitCode);
