@@ -28,6 +28,8 @@ const config = benchServerConfig({
   DEVICE_SWEEP_SECONDS: process.env.DEVICE_SWEEP_SECONDS,
   // An external broker (Mosquitto) when the parent passes one; phones are let in by the broker's own configuration.
   MQTT_URL: process.env.MQTT_URL,
+  // With an external broker: how many connections take reports at once (the server's default unless set).
+  MQTT_REPORT_CONNECTIONS: process.env.MQTT_REPORT_CONNECTIONS,
 });
 const built = await buildApp(config, { secret });
 const { db } = built;
