@@ -97,6 +97,9 @@ export const PRODUCT_TYPE = {
   ANTIHACKING_PREMIUM: 13,
 } as const;
 
+/** The three anti-hacking tiers; each plan's app type is its tier (the security app installs that edition). */
+export const ANTIHACKING_PRODUCT_TYPES: readonly number[] = [PRODUCT_TYPE.ANTIHACKING, PRODUCT_TYPE.ANTIHACKING_PRO, PRODUCT_TYPE.ANTIHACKING_PREMIUM];
+
 /** Per-user switches; the server stores and enforces them. Values are strings "1"/"0" as the console receives them. */
 export const USER_ACCESS_KEYS = ['feature_access', 'lock_unlock', 'unistall', 'active_deactive', 'bulk_retailer'] as const;
 export type UserAccessKey = (typeof USER_ACCESS_KEYS)[number];
