@@ -9,8 +9,11 @@ export const Plan = Type.Object({
   product_id: Type.Integer(),
   name: Type.String(),
   plan_type: Type.Integer(),
+  /** The app the plan installs (its product type; anti-hacking's tiers are 8, 12 and 13). */
+  app_type: Type.Integer(),
   validity_days: Nullable(Type.Integer()),
   price_paise: Nullable(Type.Integer()),
+  terms: Nullable(Type.String()),
 });
 export const Brand = Type.Object({ id: Type.Integer(), name: Type.String() });
 export const Financier = Type.Object({ id: Type.Integer(), code: Type.String(), name: Type.String(), required_fields: Type.Array(Type.String()) });

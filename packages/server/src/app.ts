@@ -58,6 +58,9 @@ import { catalogueRoutes } from './modules/catalogue/catalogue.routes.ts';
 import { createCustomersRepository } from './modules/customers/customers.repository.ts';
 import { createCustomersService } from './modules/customers/customers.service.ts';
 import { customersRoutes } from './modules/customers/customers.routes.ts';
+import { antihackingRoutes } from './modules/antihacking/antihacking.routes.ts';
+import { createAntihackingRepository } from './modules/antihacking/antihacking.repository.ts';
+import { createAntihackingService } from './modules/antihacking/antihacking.service.ts';
 import { createLicensesRepository } from './modules/licenses/licenses.repository.ts';
 import { createEmiRepository } from './modules/emi/emi.repository.ts';
 import { createEmiService } from './modules/emi/emi.service.ts';
@@ -195,8 +198,9 @@ export async function buildApp(config: Config, deps: AppDeps) {
 
   // After the security hooks (the row names the caller they found), before any route.
   const networkRepository = createNetworkRepository(db);
+  const auditRepository = createAuditRepository(db);
   const audit = createAuditService({
-    audit: createAuditRepository(db),
+    audit: auditRepository,
     async memberBelow(callerId, userId) {
       const me = await networkRepository.node(callerId);
       return (me && (await networkRepository.nodeUnder(me.path, userId))) ?? null;
@@ -217,6 +221,13 @@ export async function buildApp(config: Config, deps: AppDeps) {
   await app.register(configRoutes, { orgs, appOrgId: config.APP_ORG_ID });
   await app.register(catalogueRoutes, { catalogue });
   await app.register(customersRoutes, { customers });
+  await app.register(antihackingRoutes, {
+    catalogue,
+    antihacking: createAntihackingService({
+      db, sales: createAntihackingRepository(db), catalogue, licenses: createLicensesRepository(db), notify: events.notify,
+      audit: (entry) => auditRepository.record(entry),
+    }),
+  });
   await app.register(dashboardRoutes, { dashboard: createDashboardRepository(db), catalogue });
   const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
   const warn = (message: string, error?: unknown) => app.log.warn({ err: error }, message);

@@ -63,6 +63,16 @@ const STATUS: Record<ErrorCode, number> = {
   ORDER_KEY_REUSED: 409,
   /** A held gateway order already resolved (recorded or refunded), or one that was never held. */
   ORDER_NOT_HELD: 409,
+  /** A plan that is not of this kind, not of the organisation, switched off, or sent with another app type. */
+  PLAN_NOT_AVAILABLE: 400,
+  /** Not 16 digits passing the check digit: a typo, refused before any lookup. */
+  ACTIVATION_CODE_INVALID: 400,
+  /** No such code sold to this mobile (the same answer for both, so a code's mobile cannot be probed). */
+  ACTIVATION_CODE_UNKNOWN: 404,
+  /** Activated on another phone. */
+  ACTIVATION_CODE_USED: 409,
+  ACTIVATION_CODE_EXPIRED: 410,
+  ACTIVATION_CODE_REVOKED: 410,
   /** The database (or another service the request needs) is unreachable for now; Retry-After says when to try again. */
   SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,

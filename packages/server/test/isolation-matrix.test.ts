@@ -25,7 +25,7 @@ interface Operation { method: 'GET' | 'POST'; url: string; query: Array<{ name: 
 interface OpenApi { paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string; required?: boolean; schema: Schema }>; requestBody?: { content: Record<string, { schema: Schema }> } }>> }
 
 /** Parameters that name a row of a network: an operation taking one of them is in the matrix. */
-const ID_FIELDS = ['customer_id', 'customer_ids', 'instalment_id', 'instalment_ids', 'payment_id', 'schedule_id', 'batch_id', 'user_id', 'to_user_id', 'transfer_id'];
+const ID_FIELDS = ['customer_id', 'customer_ids', 'instalment_id', 'instalment_ids', 'payment_id', 'schedule_id', 'batch_id', 'user_id', 'to_user_id', 'transfer_id', 'sale_id'];
 /** Uploads are multipart (no body schema in the document): listed here with the id field each takes. */
 const UPLOADS: Array<[url: string, field: 'customer_id' | 'user_id']> = [
   ...['/api/customer/update_profile_image', '/api/customer/update_customer_signature', '/api/customer/update_witness_signature', '/api/customer/update_customer_invoice'].map((url) => [url, 'customer_id'] as [string, 'customer_id']),
@@ -57,7 +57,7 @@ const tokens: Record<'ravi' | 'sunita' | 'arjun' | 'meena' | 'kiran', string> = 
 /** A second mini-retailer under Ravi, made for this file: Sunita's sibling. */
 const KIRAN = '+919876543299';
 /** Ravi's rows the intruders ask for. */
-const ravis = { customer: 0, apple: 0, instalment: 0, payment: 0, schedule: 0, batch: '', photo: Buffer.alloc(0) as Buffer, user: 0, transfer: '' };
+const ravis = { customer: 0, apple: 0, instalment: 0, payment: 0, schedule: 0, batch: '', photo: Buffer.alloc(0) as Buffer, user: 0, transfer: '', sale: 0 };
 /** What must never appear in an intruder's answer: the names and IMEIs of Ravi's customers. */
 const secrets: string[] = [];
 let operations: Operation[] = [];
@@ -80,6 +80,7 @@ function example(name: string, schema: Schema, url: string): unknown {
     user_id: ravis.user,
     to_user_id: ravis.user,
     transfer_id: ravis.transfer,
+    sale_id: ravis.sale,
     serial_number: SERIAL,
     latitude: 'Bypassed',
     longitude: 'Bypassed',
@@ -217,6 +218,13 @@ beforeAll(async () => {
   expect(asked.statusCode, asked.body).toBe(200);
   ravis.transfer = asked.json().data.id;
 
+  // An anti-hacking plan Ravi sold: its buyer's name and its code are his too.
+  const plans = (await t.get('/api/customer/get_plans_antihacking', { token: tokens.ravi })).json().data as Array<{ id: number; app_type: number }>;
+  const sold = await t.post('/api/customer/add_customer_antihacking', { firstName: 'Sarojini', lastName: 'Ravikumaran', mobile: '+919845012345', plan_id: plans[0]!.id, app_type: plans[0]!.app_type }, { token: tokens.ravi });
+  expect(sold.statusCode, sold.body).toBe(200);
+  ravis.sale = sold.json().data[0].id;
+  secrets.push('Sarojini', 'Ravikumaran', sold.json().data[0].antihacking_code);
+
   operations = operationsOf((await t.get('/api/openapi.json', { emm: false })).json() as OpenApi);
 });
 afterAll(async () => {
@@ -233,7 +241,7 @@ describe('isolation matrix', () => {
   it('finds the operations that take an id of a network', () => {
     const urls = operations.map((o) => `${o.method} ${o.url}`);
     // A few that must be there: the profile read, a device action, the bulk command, a payment, Apple and AMAPI.
-    for (const url of ['GET /api/country/getCustomerProfile', 'POST /api/device/lock', 'POST /api/device/multiple_lock_unlock', 'POST /api/emi/multiple_emi_paid', 'GET /api/emi/receipt', 'POST /api/apple/update', 'GET /api/amapi/qr', 'POST /api/device/schedule_cancel']) {
+    for (const url of ['GET /api/country/getCustomerProfile', 'GET /api/customer/antihacking/readById', 'POST /api/customer/antihacking/revoke', 'POST /api/device/lock', 'POST /api/device/multiple_lock_unlock', 'POST /api/emi/multiple_emi_paid', 'GET /api/emi/receipt', 'POST /api/apple/update', 'GET /api/amapi/qr', 'POST /api/device/schedule_cancel']) {
       expect(urls).toContain(url);
     }
     expect(operations.length).toBeGreaterThan(50);

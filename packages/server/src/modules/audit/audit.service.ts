@@ -16,7 +16,7 @@ const TARGET_KEYS = [
   'customer_id', 'customer_ids', 'payment_id', 'emi_id', 'emi_ids', 'instalment_id', 'instalment_ids', 'schedule_id', 'batch_id',
   'session_id', 'all_others', 'purpose', 'action', 'on', 'command', 'policy', 'lock', 'type', 'filter', 'retailer_id', 'amount_paise', 'method',
   'reason', 'run_at', 'document_type', 'user_id', 'to_user_id', 'active', 'kind', 'quantity', 'product_type', 'transfer_id', 'decision',
-  'user_type', 'price_paise', 'user_access', 'lock_access',
+  'user_type', 'price_paise', 'user_access', 'lock_access', 'plan_id', 'app_type', 'sale_id',
 ] as const;
 /** Fields of a successful answer that name what was created. */
 const RESULT_KEYS = ['id', 'payment_id', 'batch_id', 'schedule_id', 'reversal_of', 'keys_left', 'user_id', 'image_type', 'upi_id'] as const;
@@ -101,7 +101,9 @@ export function createAuditService(deps: AuditDeps) {
       const body = (facts.body ?? {}) as Record<string, unknown>;
       if (!facts.auth && typeof body.mobile === 'string') targets.mobile = maskMobile(body.mobile.slice(0, 20));
       if (facts.status < 300) {
-        const result = pick(facts.result, RESULT_KEYS);
+        // A list answer of one item (the spec's add-customer data list) is read as that item.
+        const answer = Array.isArray(facts.result) && facts.result.length === 1 ? (facts.result[0] as unknown) : facts.result;
+        const result = pick(answer, RESULT_KEYS);
         // An enrolment answers with the customer it created.
         const created = (facts.result as { customer?: { id?: unknown } } | null)?.customer?.id;
         if (typeof created === 'number' && targets.customer_id === undefined) targets.customer_id = created;

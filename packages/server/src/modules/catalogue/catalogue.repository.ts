@@ -1,6 +1,7 @@
 /** Read-only reference data, always scoped to the caller's organisation where it is per organisation. */
 import type { Queryable } from '../../db/database.ts';
 import type { Brand, Financier, LicenseBalance, Place, Plan, Product } from '@kisht/contract/catalogue';
+import type { KindPlan } from '@kisht/contract/plans';
 
 export function createCatalogueRepository(db: Queryable) {
   return {
@@ -12,14 +13,24 @@ export function createCatalogueRepository(db: Queryable) {
     },
     async plans(orgId: number, productId: number | undefined): Promise<Plan[]> {
       const res = await db.query<Plan>(
-        `SELECT id, product_id, name, plan_type, validity_days, price_paise FROM plans
+        `SELECT id, product_id, name, plan_type, app_type::int AS app_type, validity_days, price_paise, terms FROM plans
           WHERE org_id = $1 AND active AND ($2::int IS NULL OR product_id = $2) ORDER BY id`,
         [orgId, productId ?? null],
       );
       return res.rows;
     },
     async plan(orgId: number, id: number): Promise<Plan | undefined> {
-      return (await db.query<Plan>('SELECT id, product_id, name, plan_type, validity_days, price_paise FROM plans WHERE org_id = $1 AND id = $2 AND active', [orgId, id])).rows[0];
+      return (await db.query<Plan>('SELECT id, product_id, name, plan_type, app_type::int AS app_type, validity_days, price_paise, terms FROM plans WHERE org_id = $1 AND id = $2 AND active', [orgId, id])).rows[0];
+    },
+    /** The active plans of these product types whose product is active too (get_plans_antihacking, get_plans_familycare). */
+    async plansOfTypes(orgId: number, productTypes: readonly number[]): Promise<KindPlan[]> {
+      const res = await db.query<KindPlan>(
+        `SELECT pl.id, pl.name, pl.app_type::int AS app_type, pl.product_id, pr.product_type, pl.validity_days, pl.price_paise, pl.terms
+           FROM plans pl JOIN products pr ON pr.id = pl.product_id AND pr.active
+          WHERE pl.org_id = $1 AND pl.active AND pr.product_type = ANY($2::int[]) ORDER BY pr.product_type, pl.price_paise NULLS LAST, pl.id`,
+        [orgId, [...productTypes]],
+      );
+      return res.rows;
     },
     async brands(): Promise<Brand[]> {
       return (await db.query<Brand>('SELECT id, name FROM brands ORDER BY name')).rows;

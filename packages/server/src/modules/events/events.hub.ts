@@ -126,6 +126,16 @@ export function createEventHub(options: EventHubOptions) {
       }
     }
 
+    // Anti-hacking sales: the seller's network, a mini-retailer only its own sales, told once.
+    const sales = changes.flatMap((c) => (c.type === 'antihacking' ? [c] : []));
+    if (sales.length > 0) {
+      for (const stream of streams) {
+        const { caller } = stream;
+        const own = caller.userType === 'miniretailer' ? caller.userId : null;
+        if (sales.some((s) => caller.accountId === s.account_id && (own === null || own === s.retailer_id))) add(stream, { type: 'antihacking' });
+      }
+    }
+
     for (const [stream, list] of out) {
       if (streams.has(stream)) stream.sink.send(list.map(SSE_EVENT).join(''));
     }

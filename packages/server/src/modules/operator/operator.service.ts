@@ -5,6 +5,8 @@ import { isRefusedValue } from '../../db/errors.ts';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../errors.ts';
 import { isValidVpa } from '@kisht/domain/upi';
+import { PRODUCT_TYPE } from '@kisht/domain/constants';
+import { parseRupeesToPaise, paiseToRupeesText } from '@kisht/domain/money-input';
 import { createNetworkRepository } from '../network/network.repository.ts';
 import { EVENTS_CHANNEL } from '../events/events.bus.ts';
 import { createNetworkService } from '../network/network.service.ts';
@@ -18,7 +20,7 @@ import { createDuesService } from '../dues/dues.service.ts';
 import { createAuditRepository } from '../audit/audit.repository.ts';
 import { createAuditService } from '../audit/audit.service.ts';
 
-export const OPERATOR_USAGE = 'commands: signups | approve <id> | reject <id> | access <mobile> key=0|1 ... | feature <org_id> <switch> on|off | dues [<org_id>] [YYYY-MM-DD] | device-policy <org_id> [offline_lock_days=N] [lock_on_sim_change=on|off] [auto_lock_days_overdue=N] [auto_unlock_when_paid=on|off] | keys <mobile> <product_type> <quantity> [transfer id] | upi <mobile> <vpa>|none | audit [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--org N] (CSV)';
+export const OPERATOR_USAGE = 'commands: signups | approve <id> | reject <id> | access <mobile> key=0|1 ... | feature <org_id> <switch> on|off | dues [<org_id>] [YYYY-MM-DD] | device-policy <org_id> [offline_lock_days=N] [lock_on_sim_change=on|off] [auto_lock_days_overdue=N] [auto_unlock_when_paid=on|off] | keys <mobile> <product_type> <quantity> [transfer id] | upi <mobile> <vpa>|none | plans <org_id> | product <org_id> <product_type> <name...> | plan-add <org_id> <product_type> <validity_days> <price_rupees> <name...> | plan-set <plan_id> name=... validity_days=N price=RUPEES terms=... active=on|off | audit [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--org N] (CSV)';
 
 /**
  * Runs one operator command. On PostgreSQL the API nodes are told afterwards (the events channel, as a network
@@ -176,6 +178,96 @@ async function runCommand(db: Database, args: string[], print: (line: string) =>
         return fail(print, `${vpa}: not a UPI address (name@bank).`);
       }
       print(`UPI address of ${user.mobile}: ${vpa}.`);
+      return 0;
+    }
+    case 'plans': {
+      // plans <org_id>: the organisation's products and plans, switched off ones too.
+      const orgId = Number(rest[0]);
+      if (!Number.isInteger(orgId) || orgId < 1) return fail(print, 'usage: plans <org_id>');
+      const rows = (await db.query<{ product_id: number; product_type: number; product: string; product_active: boolean; id: number | null; name: string | null; validity_days: number | null; price_paise: number | null; active: boolean | null }>(
+        `SELECT pr.id AS product_id, pr.product_type, pr.name AS product, pr.active AS product_active, pl.id, pl.name, pl.validity_days, pl.price_paise, pl.active
+           FROM products pr LEFT JOIN plans pl ON pl.product_id = pr.id WHERE pr.org_id = $1 ORDER BY pr.product_type, pl.id`, [orgId],
+      )).rows;
+      if (rows.length === 0) print(`Organisation ${orgId} has no products.`);
+      for (const r of rows) {
+        const product = `product ${r.product_id} type ${r.product_type} ${r.product}${r.product_active ? '' : ' (off)'}`;
+        print(r.id === null ? `${product}\t(no plan)` : `${product}\tplan ${r.id}\t${r.name}\t${r.validity_days ?? '-'} days\t${r.price_paise === null ? 'no price' : `Rs ${paiseToRupeesText(r.price_paise)}`}${r.active ? '' : '\t(off)'}`);
+      }
+      return 0;
+    }
+    case 'product': {
+      // product <org_id> <product_type> <name...>: adds the organisation's product of that type, or renames it.
+      const [org, type, ...words] = rest;
+      const orgId = Number(org);
+      const productType = Number(type);
+      const name = words.join(' ').trim();
+      if (!Number.isInteger(orgId) || !(Object.values(PRODUCT_TYPE) as number[]).includes(productType) || !name || name.length > 100) {
+        return fail(print, `usage: product <org_id> <product_type: ${Object.entries(PRODUCT_TYPE).map(([k, v]) => `${v} ${k}`).join(', ')}> <name>`);
+      }
+      const saved = await db.transaction(async (tx) => {
+        const row = (await tx.query<{ id: number }>(
+          `INSERT INTO products (org_id, product_type, name) SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM organizations WHERE id = $1)
+           ON CONFLICT (org_id, product_type) DO UPDATE SET name = EXCLUDED.name, active = true RETURNING id`, [orgId, productType, name],
+        )).rows[0];
+        if (row) await audit.recordOperator('operator.product', { orgId }, { product_type: productType, name }, tx);
+        return row;
+      });
+      if (!saved) return fail(print, `No organisation ${orgId}.`);
+      print(`Product ${saved.id}: type ${productType}, ${name}.`);
+      return 0;
+    }
+    case 'plan-add': {
+      // plan-add <org_id> <product_type> <validity_days> <price_rupees> <name...>: a plan of the organisation's product of that type.
+      const [org, type, days, price, ...words] = rest;
+      const orgId = Number(org);
+      const productType = Number(type);
+      const validity = Number(days);
+      const pricePaise = parseRupeesToPaise(price ?? '');
+      const name = words.join(' ').trim();
+      if (!Number.isInteger(orgId) || !Number.isInteger(productType) || !Number.isInteger(validity) || validity < 1 || validity > 3650 || pricePaise === null || !name || name.length > 100) {
+        return fail(print, 'usage: plan-add <org_id> <product_type> <validity_days 1-3650> <price in rupees, e.g. 299 or 299.50> <name>');
+      }
+      const plan = await db.transaction(async (tx) => {
+        const row = (await tx.query<{ id: number }>(
+          `INSERT INTO plans (org_id, product_id, name, plan_type, app_type, validity_days, price_paise)
+           SELECT p.org_id, p.id, $3, p.product_type, p.product_type, $4, $5 FROM products p WHERE p.org_id = $1 AND p.product_type = $2 RETURNING id`,
+          [orgId, productType, name, validity, pricePaise],
+        )).rows[0];
+        if (row) await audit.recordOperator('operator.plan_add', { orgId }, { plan_id: row.id, product_type: productType, validity_days: validity, price_paise: pricePaise }, tx);
+        return row;
+      });
+      if (!plan) return fail(print, `Organisation ${orgId} has no product of type ${productType} (add it with: product ${orgId} ${productType} <name>).`);
+      print(`Plan ${plan.id}: ${name}, ${validity} days, Rs ${paiseToRupeesText(pricePaise)}.`);
+      return 0;
+    }
+    case 'plan-set': {
+      // plan-set <plan_id> key=value ...: name, validity_days, price (rupees), terms, active (on|off).
+      const [id, ...pairs] = rest;
+      const planId = Number(id);
+      const sets: string[] = [];
+      const values: unknown[] = [planId];
+      const changed: Record<string, unknown> = {};
+      for (const pair of pairs) {
+        const at = pair.indexOf('=');
+        const key = pair.slice(0, at);
+        const value = pair.slice(at + 1);
+        if (key === 'name' && value.trim() && value.length <= 100) sets.push(`name = $${values.push(value.trim())}`);
+        else if (key === 'validity_days' && /^[0-9]{1,4}$/.test(value) && Number(value) >= 1 && Number(value) <= 3650) sets.push(`validity_days = $${values.push(Number(value))}`);
+        else if (key === 'price' && parseRupeesToPaise(value) !== null) sets.push(`price_paise = $${values.push(parseRupeesToPaise(value))}`);
+        else if (key === 'terms' && value.length <= 4000) sets.push(`terms = $${values.push(value.trim() || null)}`);
+        else if (key === 'active' && (value === 'on' || value === 'off')) sets.push(`active = $${values.push(value === 'on')}`);
+        else return fail(print, 'usage: plan-set <plan_id> [name=...] [validity_days=1-3650] [price=RUPEES] [terms=...] [active=on|off]');
+        changed[key] = key === 'price' ? parseRupeesToPaise(value) : value;
+      }
+      if (!Number.isInteger(planId) || planId < 1 || sets.length === 0) return fail(print, 'usage: plan-set <plan_id> [name=...] [validity_days=1-3650] [price=RUPEES] [terms=...] [active=on|off]');
+      // A plan already sold keeps what it was sold with (each sale stores its plan's name and expiry).
+      const plan = await db.transaction(async (tx) => {
+        const row = (await tx.query<{ org_id: number }>(`UPDATE plans SET ${sets.join(', ')} WHERE id = $1 RETURNING org_id`, values)).rows[0];
+        if (row) await audit.recordOperator('operator.plan_set', { orgId: row.org_id }, { plan_id: planId, ...changed }, tx);
+        return row;
+      });
+      if (!plan) return fail(print, `No plan ${planId}.`);
+      print(`Plan ${planId} updated.`);
       return 0;
     }
     case 'audit': {

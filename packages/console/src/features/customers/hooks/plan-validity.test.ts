@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Plan } from '@kisht/contract/catalogue';
 import { customerPlan, planDaysLeft, planYearsLeft } from './plan-validity.ts';
 
-const plan = (id: number, validity_days: number | null): Plan => ({ id, product_id: 1, name: `Plan ${id}`, plan_type: 0, validity_days, price_paise: null });
+const plan = (id: number, validity_days: number | null): Plan => ({ id, product_id: 1, name: `Plan ${id}`, plan_type: 0, app_type: 0, validity_days, price_paise: null, terms: null });
 const now = new Date('2026-11-24T10:00:00Z');
 
 describe('customerPlan', () => {
