@@ -4,16 +4,20 @@
  * away from the server too long. Everything it must remember goes through a StateStore, so a reboot
  * (a new DeviceAgent on the same store) carries on where it stopped.
  */
+import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { seal, unseal } from '@kisht/protocol/signing';
 import { SIM_TRACKING_COMMANDS } from '@kisht/domain/device-actions';
+import { parseActivationCode } from '@kisht/domain/activation-code';
 import { acceptOfflineCode, CODE_ATTEMPTS, lockoutSeconds, type CodePurpose } from '@kisht/protocol/offline-codes';
 import {
   RECENT_OUTCOMES, RELEASE_ACTIONS, TOGGLE_ACTIONS, type CheckInBody, type CheckInReply, type CommandMessage, type CommandResult,
   type CommandOutcomeRecord, type DeviceEvent, type OfflineLogEntry, type Sim, type ToggleAction,
 } from '@kisht/protocol/messages';
-import { checkIn, enrolDevice, HttpError, NetworkDownError, requestPayOrder, sendPaymentClaim, type ClaimAnswer, type PayOrder } from './device-api.ts';
+import {
+  activateProtection, checkIn, enrolDevice, HttpError, NetworkDownError, requestPayOrder, sendPaymentClaim, type ClaimAnswer, type PayOrder,
+} from './device-api.ts';
 import { parseEnrolmentPayload, type EnrolmentTarget } from './enrolment-payload.ts';
 import { initialState, type EmiAlert, type Identity, type PhoneState } from './state.ts';
 import type { StateStore } from './store.ts';
@@ -70,6 +74,24 @@ export interface AgentEvents {
   code: [CodeResult];
   note: [string];
   released: [];
+}
+
+/** Why the security app could not activate its code, as the phone words it (phone.protection.problem.<reason>). */
+export type ProtectionProblem = 'badCode' | 'badMobile' | 'unknown' | 'used' | 'expired' | 'revoked' | 'tooMany' | 'offline' | 'failed';
+
+/** What the server's refusal of an activation means for the customer. */
+function protectionProblem(error: unknown): ProtectionProblem {
+  if (error instanceof NetworkDownError) return 'offline';
+  if (!(error instanceof HttpError)) return 'offline';
+  switch (error.code) {
+    case 'ACTIVATION_CODE_INVALID': return 'badCode';
+    case 'ACTIVATION_CODE_UNKNOWN': return 'unknown';
+    case 'ACTIVATION_CODE_USED': return 'used';
+    case 'ACTIVATION_CODE_EXPIRED': return 'expired';
+    case 'ACTIVATION_CODE_REVOKED': return 'revoked';
+    case 'RATE_LIMITED': return 'tooMany';
+    default: return 'failed';
+  }
 }
 
 class CommandFailure extends Error {}
@@ -397,6 +419,9 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
       this.applyCheckIn(reply, sent);
       for (const text of reply.commands ?? []) await this.takeCommand(text, 'check-in');
       this.stats.checkIns++;
+      // Once a day the security app asks whether its activation still stands (a revoked plan stops protecting).
+      const protection = s.protection;
+      if (protection?.state === 'active' && this.now() - protection.checkedAt > DAY_MS) void this.checkProtection().catch(() => undefined);
       this.emit('check-in', { ok: true });
       return true;
     } finally {
@@ -604,6 +629,52 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
 
   dismissAlert(): void {
     this.s.screen.emiAlert = null;
+    this.save();
+  }
+
+  // ---- the anti-hacking security app ----
+
+  /**
+   * Activates the anti-hacking plan bought with this phone: the code the shop gave (checked here first, so a typo
+   * never reaches the server) and the buyer's mobile (10 digits, or with +91).
+   */
+  async activateProtection(code: string, mobile: string): Promise<{ ok: true } | { ok: false; problem: ProtectionProblem }> {
+    const digits = parseActivationCode(code.trim());
+    if (!digits) return { ok: false, problem: 'badCode' };
+    const number = mobile.replace(/[\s-]/g, '');
+    const full = /^[6-9][0-9]{9}$/.test(number) ? `+91${number}` : number;
+    if (!/^\+91[6-9][0-9]{9}$/.test(full)) return { ok: false, problem: 'badMobile' };
+    const s = this.s;
+    if (!s.server) throw new Error('the phone does not know its server');
+    if (!this.online) return { ok: false, problem: 'offline' };
+    s.installId ??= randomBytes(16).toString('base64url');
+    try {
+      const answer = await activateProtection(s.server, { code: digits, mobile: full, install_id: s.installId });
+      s.protection = {
+        planName: answer.plan_name, appType: answer.app_type, activatedAt: answer.activated_at, expiresAt: answer.expires_at, state: 'active',
+        code: digits, mobile: full, checkedAt: this.now(),
+      };
+      this.note(`anti-hacking protection active until ${answer.expires_at}`);
+      this.save();
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, problem: protectionProblem(error) };
+    }
+  }
+
+  /** Asks the server whether the activation still stands; a revoked or expired plan switches protection off. */
+  async checkProtection(): Promise<void> {
+    const s = this.s;
+    const protection = s.protection;
+    if (!protection || !s.server || !s.installId || !this.online) return;
+    try {
+      const answer = await activateProtection(s.server, { code: protection.code, mobile: protection.mobile, install_id: s.installId });
+      s.protection = { ...protection, expiresAt: answer.expires_at, state: 'active', checkedAt: this.now() };
+    } catch (error) {
+      const problem = protectionProblem(error);
+      if (problem !== 'revoked' && problem !== 'expired') return;
+      s.protection = { ...protection, state: problem, checkedAt: this.now() };
+    }
     this.save();
   }
 

@@ -103,3 +103,22 @@ export function requestPayOrder(server: string, username: string, password: stri
 export function sendPaymentClaim(server: string, username: string, password: string, body: ClaimBody): Promise<ClaimAnswer> {
   return postJson<ClaimAnswer>(join(server, '/api/device/payment_claim'), body, { authorization: basicAuth(username, password) });
 }
+
+/** The anti-hacking activation (POST /api/antihacking/activate): the code, the mobile it was sold to, this installation. */
+export interface ActivationBody {
+  code: string;
+  mobile: string;
+  install_id: string;
+  device_model?: string;
+}
+
+export interface ActivationAnswer {
+  plan_name: string;
+  app_type: number;
+  activated_at: string;
+  expires_at: string;
+}
+
+export function activateProtection(server: string, body: ActivationBody): Promise<ActivationAnswer> {
+  return postJson<ActivationAnswer>(join(server, '/api/antihacking/activate'), body);
+}

@@ -48,6 +48,22 @@ export interface PhoneScreen {
   appVersion: string;
 }
 
+/**
+ * The anti-hacking security app's activation (decision 020): the plan the code was sold for and until when it
+ * protects the phone. `state` is what the server said at the last check: revoked and expired switch it off.
+ */
+export interface Protection {
+  planName: string;
+  appType: number;
+  activatedAt: string;
+  expiresAt: string;
+  state: 'active' | 'revoked' | 'expired';
+  /** The code (kept to check it again) and the mobile it was sold to. */
+  code: string;
+  mobile: string;
+  checkedAt: number;
+}
+
 export interface PhoneState {
   v: 1;
   /** new: not enrolled yet; enrolled: managed; released: the agent removed itself. */
@@ -84,6 +100,9 @@ export interface PhoneState {
   selfLockAnchor: number | null;
   offlineWarning: boolean;
   screen: PhoneScreen;
+  /** This installation's id, made on first use: the server binds an activated code to it. */
+  installId?: string;
+  protection?: Protection | null;
 }
 
 export function initialState(identity: Identity, sims: Sim[] = []): PhoneState {

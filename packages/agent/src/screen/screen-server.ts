@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import type { CodeResult, DeviceAgent } from '../agent.ts';
+import type { CodeResult, DeviceAgent, ProtectionProblem } from '../agent.ts';
 import { HttpError, NetworkDownError } from '../device-api.ts';
 import { buildView, NO_PAYMENT, type PaymentPanel, type PaymentProblem } from './view.ts';
 import { phoneStrings } from './i18n.ts';
@@ -71,10 +71,11 @@ export async function startScreen(agent: DeviceAgent, options: ScreenOptions = {
   const org = options.org;
   let lastCode: CodeResult | null = null;
   let payment: PaymentPanel = NO_PAYMENT;
+  let protectionProblem: ProtectionProblem | null = null;
   const streams = new Set<ServerResponse>();
   let pending = false;
 
-  const view = () => buildView(agent, org, lastCode, payment);
+  const view = () => buildView(agent, org, lastCode, payment, protectionProblem);
   // An order or a sent claim belongs to this lock: once the server unlocks the phone, the next lock starts afresh.
   const forgetPaymentWhenUnlocked = () => {
     if (payment !== NO_PAYMENT && agent.enrolled && !agent.snapshot().screen.locked) payment = NO_PAYMENT;
@@ -161,6 +162,14 @@ export async function startScreen(agent: DeviceAgent, options: ScreenOptions = {
         }
         push();
         return send(res, 200, payment);
+      }
+      case 'POST /protection': {
+        // The security app's Activate button: the code the shop gave and the buyer's mobile number.
+        const body = await readBody(req);
+        const result = await agent.activateProtection(String(body.code ?? ''), String(body.mobile ?? ''));
+        protectionProblem = result.ok ? null : result.problem;
+        push();
+        return send(res, 200, result);
       }
       case 'POST /dismiss-alert':
         agent.dismissAlert();

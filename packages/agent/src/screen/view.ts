@@ -2,7 +2,8 @@
 import QRCode from 'qrcode';
 import { formatRupees } from '@kisht/domain/money';
 import { formatDate } from '@kisht/domain/format';
-import type { CodeResult, DeviceAgent } from '../agent.ts';
+import type { CodeResult, DeviceAgent, ProtectionProblem } from '../agent.ts';
+import { formatActivationCode } from '@kisht/domain/activation-code';
 import type { PayOrder } from '../device-api.ts';
 
 /** Why a payment button could not do its work, as the phone words it (phone.pay.problem.<reason>; nothingDue: phone.lock.nothingDue). */
@@ -49,6 +50,14 @@ export interface PhoneView {
   lastCheckIn: number | null;
   lastSeq: number;
   toggles: Record<string, boolean>;
+  /** The anti-hacking security app: its activation (none yet, active, or switched off) and the last refusal. */
+  protection: {
+    state: 'none' | 'active' | 'revoked' | 'expired';
+    planName: string | null;
+    expiresOn: string | null;
+    code: string | null;
+    problem: ProtectionProblem | null;
+  };
 }
 
 /** The amount line's text, or null when nothing is due (a lock screen never says "Amount due Rs 0"). */
@@ -68,7 +77,9 @@ async function qrImage(text: string | null | undefined): Promise<string | null> 
   return image;
 }
 
-export async function buildView(agent: DeviceAgent, org: string | undefined, lastCode: CodeResult | null, payment: PaymentPanel = NO_PAYMENT): Promise<PhoneView> {
+export async function buildView(
+  agent: DeviceAgent, org: string | undefined, lastCode: CodeResult | null, payment: PaymentPanel = NO_PAYMENT, protectionProblem: ProtectionProblem | null = null,
+): Promise<PhoneView> {
   const s = agent.snapshot();
   const screen = s.screen;
   const lock = screen.lockScreen;
@@ -113,5 +124,12 @@ export async function buildView(agent: DeviceAgent, org: string | undefined, las
     lastCheckIn: s.lastCheckIn,
     lastSeq: s.lastSeq,
     toggles: screen.toggles,
+    protection: (() => {
+      const p = s.protection;
+      if (!p) return { state: 'none' as const, planName: null, expiresOn: null, code: null, problem: protectionProblem };
+      // The phone's own clock ends it too: an expired plan stops protecting without waiting for the server.
+      const state = p.state === 'active' && Date.parse(p.expiresAt) <= agent.now() ? 'expired' as const : p.state;
+      return { state, planName: p.planName, expiresOn: formatDate(p.expiresAt), code: formatActivationCode(p.code), problem: protectionProblem };
+    })(),
   };
 }
