@@ -87,7 +87,7 @@ const schema = z
     MQTT_CLIENT_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/).optional(),
     /** With MQTT_URL and several API nodes: one shared-subscription group name, so each phone report is handled by one node. */
     MQTT_SHARED_GROUP: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/).optional(),
-    /** With MQTT_URL: connections this node takes phone reports over, that many at once (16). Keep it fixed per node. */
+    /** With MQTT_URL: connections this node takes phone reports over, that many at once (64). Keep it fixed per node. */
     MQTT_REPORT_CONNECTIONS: z.coerce.number().int().min(1).max(64).optional(),
     MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(1884),
     /** OTP messages sent per mobile number, and per client address, in an hour (shops behind one carrier NAT share an address). */
