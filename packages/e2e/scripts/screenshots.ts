@@ -14,7 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { FAKE_KEY_ID, FAKE_KEY_SECRET, FAKE_WEBHOOK_SECRET } from '../../server/test/support/fake-razorpay.ts';
-import { createHeldPayment, createLongData, LANGUAGES, MPIN, navigateInApp, RETAILER, settle, setPaymentGateway, signedInScreens, trackRequests, uploadPaymentQr, type Lng } from '../tests/console-screens.ts';
+import { addLongAntihackingSales, createHeldPayment, createLongData, LANGUAGES, MPIN, navigateInApp, RETAILER, settle, setPaymentGateway, signedInScreens, trackRequests, uploadPaymentQr, type Lng } from '../tests/console-screens.ts';
 import { en, latestOtp, text } from '../tests/fixtures.ts';
 
 const PORT = Number(process.env.SHOTS_PORT ?? 8198);
@@ -88,6 +88,7 @@ const server = await startServer();
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
 try {
   const data = await createLongData(BASE);
+  await addLongAntihackingSales(BASE, APP_SECRET, data);
   await createHeldPayment(BASE, APP_SECRET, GATEWAY_PORT, data.latin);
   const session = await signIn(browser);
   for (const lng of LANGS) {

@@ -33,6 +33,8 @@ export interface Data {
   tamil: number;
   /** A mini-retailer below the retailer with a 60-character name, a long shop name and a key. */
   member: number;
+  /** The first anti-hacking plan of the basic tier (app type 8) and its product, for the anti-hacking screen's address. */
+  antihackingPlan: { id: number; productId: number };
 }
 
 /**
@@ -52,6 +54,10 @@ export const EXAMPLES: Partial<Record<RouteName, (d: Data) => string[]>> = {
   sim_changes: (d) => ['/sim-changes', `/sim-changes?customer_id=${d.tamil}`],
   apple_details: (d) => [`/apple-details?customer_id=${d.tamil}`],
   retailer_profile: (d) => ['/retailer-profile', `/retailer-profile?user_id=${d.member}`],
+  // The loans list, and the anti-hacking plans sold (long Latin and Tamil buyers, one cancelled: see addLongAntihackingSales).
+  customer_list: () => ['/customers', '/customers?tab=antihacking'],
+  // Any plan, and one tier with its plan preselected (the plan's terms show under the dropdown).
+  antihacking: (d) => ['/antihacking', `/antihacking?app_type=8&plan_id=${d.antihackingPlan.id}&product_id=${d.antihackingPlan.productId}`],
   top_up_history: (d) => ['/top-up-history', `/top-up-history?user_id=${d.member}`],
 };
 
@@ -149,10 +155,14 @@ export async function createLongData(server: string): Promise<Data> {
   const api = new RetailerApi(server);
   await api.signIn(`+91${RETAILER}`);
   const tamilImei = randomImei();
+  const plans = await api.request<Array<{ id: number; app_type: number; product_id: number }>>('GET', '/api/customer/get_plans_antihacking');
+  const basic = plans.find((p) => p.app_type === 8);
+  if (!basic) throw new Error('the organisation has no anti-hacking plan of app type 8');
   const data = {
     latin: await addLongCustomer(api, LATIN_NAME, '+919811122233', randomImei()),
     tamil: await addLongCustomer(api, TAMIL_NAME, '+919811122244', tamilImei),
     member: await addLongMember(api),
+    antihackingPlan: { id: basic.id, productId: basic.product_id },
   };
   const { qr_payload } = await api.request<{ qr_payload: string }>('GET', `/api/customer/generate_emm_code?customer_id=${data.tamil}`);
   const store = new MemoryStore();
@@ -176,6 +186,30 @@ export async function createLongData(server: string): Promise<Data> {
     });
   }
   return data;
+}
+
+/**
+ * Anti-hacking plans sold by the retailer to buyers with the 60-character names: the Tamil one cancelled with a
+ * long reason (its code N/A), the Latin one newest and issued. The demo seed gives the retailer no anti-hacking
+ * keys, so the operator tops up `keys` of type 8 first (enough for the sales the layout test makes in each language).
+ */
+export async function addLongAntihackingSales(server: string, appSecret: string, data: Data, keys = 20): Promise<void> {
+  await runOperator(server, appSecret, ['keys', `+91${RETAILER}`, '8', String(keys)]);
+  const api = new RetailerApi(server, 'anti-hacking sales');
+  await api.signIn(`+91${RETAILER}`);
+  try {
+    const plans = await api.request<Array<{ id: number; name: string; app_type: number }>>('GET', '/api/customer/get_plans_antihacking');
+    const plan = plans.find((p) => p.id === data.antihackingPlan.id)!;
+    const sell = (name: { first: string; last: string }, mobile: string) =>
+      api.request<Array<{ id: number }>>('POST', '/api/customer/add_customer_antihacking', {
+        firstName: name.first, lastName: name.last, email: 'venkatasubramaniyan.chakravarthy@example.co.in', mobile, plan_id: plan.id, app_type: plan.app_type, plan_name: plan.name,
+      });
+    const [tamil] = await sell(TAMIL_NAME, '+919811122277');
+    await api.request('POST', '/api/customer/antihacking/revoke', { sale_id: tamil!.id, reason: 'வாடிக்கையாளர் தொலைபேசியைத் திருப்பிக் கொடுத்தார்; பணம் திருப்பித் தரப்பட்டது' });
+    await sell(LATIN_NAME, '+919811122288');
+  } finally {
+    await api.signOut().catch(() => undefined);
+  }
 }
 
 /** A shop's UPI QR with a long payee name, as a phone photo of the sticker would hold it. */

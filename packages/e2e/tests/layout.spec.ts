@@ -18,11 +18,20 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { ROUTES } from '../../console/src/shared/routes.ts';
-import { createHeldPayment, createLongData, MPIN, RETAILER, settle, signedInScreens, trackRequests, navigateInApp, setPaymentGateway, uploadPaymentQr, LANGUAGES, type Data, type Lng } from './console-screens.ts';
+import { addLongAntihackingSales, createHeldPayment, createLongData, MPIN, RETAILER, TAMIL_NAME, settle, signedInScreens, trackRequests, navigateInApp, setPaymentGateway, uploadPaymentQr, LANGUAGES, type Data, type Lng } from './console-screens.ts';
 import { APP_SECRET, BASE_URL, GATEWAY_PORT } from '../playwright.config.ts';
 import { en, latestOtp, text } from './fixtures.ts';
 
 const WIDTHS = [360, 320] as const;
+
+/** A string in the language, or in English where the dictionary has none yet (as the console itself falls back). */
+function say(lng: Lng, key: string, vars?: Record<string, string>): string {
+  try {
+    return text(lng, key, vars);
+  } catch {
+    return en(key, vars);
+  }
+}
 const HEIGHT = 740;
 
 interface Problem {
@@ -163,6 +172,8 @@ const allProblems: Problem[] = [];
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(120_000);
   data = await createLongData(BASE_URL);
+  // Anti-hacking plans sold to the long-named buyers, one cancelled, in the customer list's anti-hacking list.
+  await addLongAntihackingSales(BASE_URL, APP_SECRET, data);
   // A gateway payment held for review (another amount paid than the order's), on the payments screen.
   await createHeldPayment(BASE_URL, APP_SECRET, GATEWAY_PORT, data.latin);
 
@@ -254,6 +265,34 @@ test(`every screen fits a 320 and 360 px phone in ${chosen.join(' ')}`, async ({
     await expect(page.getByRole('dialog')).toBeVisible();
     await settle(page, loads);
     await checker.check('menu drawer');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toBeHidden();
+
+    // Anti-hacking: a plan sold to the Tamil 60-character name (its code dialog), then the code drawer and the
+    // cancel-plan question over the list of plans sold. Closing the dialog replaces the form with that list.
+    await navigateInApp(page, `/antihacking?app_type=8&plan_id=${data.antihackingPlan.id}&product_id=${data.antihackingPlan.productId}`);
+    await settle(page, loads);
+    await page.getByLabel(say(lng, 'addCustomer.firstName')).fill(TAMIL_NAME.first);
+    await page.getByLabel(say(lng, 'addCustomer.lastName')).fill(TAMIL_NAME.last);
+    await page.getByLabel(say(lng, 'addCustomer.mobile'), { exact: true }).fill(`98111${String(LANGUAGES.indexOf(lng)).padStart(5, '0')}`);
+    await page.getByRole('button', { name: say(lng, 'antihacking.submit') }).click();
+    const sold = page.getByRole('dialog', { name: say(lng, 'antihacking.sold.title') });
+    await expect(sold).toBeVisible();
+    await settle(page, loads);
+    await checker.check('antihacking: code dialog');
+    await sold.getByRole('button', { name: say(lng, 'common.close') }).click();
+    await expect(page).toHaveURL(/\/customers\?tab=antihacking$/);
+    await settle(page, loads);
+    const newest = page.locator('.sale-row').first();
+    await newest.getByRole('button', { name: say(lng, 'antihacking.code.view') }).click();
+    await expect(page.getByRole('dialog', { name: say(lng, 'antihacking.code.title') })).toBeVisible();
+    await settle(page, loads);
+    await checker.check('antihacking: code drawer');
+    await page.keyboard.press('Escape');
+    await newest.getByRole('button', { name: say(lng, 'antihacking.revoke.button') }).click();
+    await expect(page.getByRole('dialog', { name: say(lng, 'antihacking.revoke.title') })).toBeVisible();
+    await settle(page, loads);
+    await checker.check('antihacking: cancel plan');
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toBeHidden();
 

@@ -100,9 +100,8 @@ export function createAppRouter(store: AppStore) {
             {
               path: ROUTES.customer_list,
               handle: handle('customer_list', 'skeleton'),
-              lazy: async () => ({
-                Component: (await import('../features/customers/components/customer-list-screen.tsx')).CustomerListScreen,
-              }),
+              // Loan customers, and the anti-hacking plans sold as its second list (app/customer-list-route.tsx composes the two features).
+              lazy: async () => ({ Component: (await import('./customer-list-route.tsx')).CustomerListRoute }),
             },
             {
               path: ROUTES.customer_details,
@@ -247,6 +246,11 @@ export function createAppRouter(store: AppStore) {
               path: ROUTES.apple_sync,
               handle: handle('apple_sync'),
               lazy: async () => ({ Component: (await import('../features/apple/components/apple-sync-screen.tsx')).AppleSyncScreen }),
+            },
+            {
+              path: ROUTES.antihacking,
+              handle: handle('antihacking'),
+              lazy: async () => ({ Component: (await import('../features/antihacking/components/antihacking-screen.tsx')).AntihackingScreen }),
             },
             { path: '*', Component: NotFoundScreen },
           ],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { customerNavigatePath, customerPath, emmQrPath, parseCustomerId, receiptPath, ROUTES, safeNextPath } from './routes.ts';
+import { antihackingPath, customerListPath, customerNavigatePath, customerPath, emmQrPath, parseCustomerId, receiptPath, ROUTES, safeNextPath } from './routes.ts';
 
 describe('routes', () => {
   it('uses the specification route names', () => {
@@ -23,6 +23,17 @@ describe('customer addresses', () => {
     expect(customerPath('view_emi_details', '7')).toBe('/view-emi-details/7');
     expect(customerNavigatePath(5)).toBe('/customer-navigate?customer_id=5');
     expect(emmQrPath(5)).toBe('/emm-qr?customer_id=5');
+  });
+
+  it('names the customer list\'s anti-hacking list in the query, the loans list by the plain path', () => {
+    expect(customerListPath()).toBe('/customers');
+    expect(customerListPath('antihacking')).toBe('/customers?tab=antihacking');
+  });
+
+  it('opens the anti-hacking screen on a tier, a product and a plan', () => {
+    expect(antihackingPath()).toBe('/antihacking');
+    expect(antihackingPath({ appType: 12, productId: 40 })).toBe('/antihacking?app_type=12&product_id=40');
+    expect(antihackingPath({ appType: 8, planId: 3, productId: 9 })).toBe('/antihacking?app_type=8&plan_id=3&product_id=9');
   });
 
   it("opens a receipt by its number on the customer's EMI screen", () => {

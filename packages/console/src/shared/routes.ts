@@ -39,12 +39,12 @@ export const ROUTES = {
   top_up_history: '/top-up-history',
   retailer_payment_qr: '/retailer-payment-qr',
   payment_gateway: '/payment-gateway',
+  antihacking: '/antihacking',
   // Not registered yet (their screens come with later issues).
   send_advertisement: '/send-advertisement',
   anti_theft: '/anti-theft',
   extended_warranty: '/extended-warranty',
   familycare: '/familycare',
-  antihacking: '/antihacking',
 } as const;
 
 export type RouteName = keyof typeof ROUTES;
@@ -70,6 +70,25 @@ export function emmQrPath(customerId: number | string): string {
 /** Apple details takes the customer id as a query parameter too. */
 export function appleDetailsPath(customerId: number | string): string {
   return `${ROUTES.apple_details}?customer_id=${encodeURIComponent(String(customerId))}`;
+}
+
+/** The customer list's two lists (loan customers, anti-hacking plans sold), named by its `tab` query parameter. */
+export const CUSTOMER_LIST_TABS = ['loans', 'antihacking'] as const;
+export type CustomerListTab = (typeof CUSTOMER_LIST_TABS)[number];
+
+/** The customer list on one of its lists: /customers, or /customers?tab=antihacking. */
+export function customerListPath(tab: CustomerListTab = 'loans'): string {
+  return tab === 'loans' ? ROUTES.customer_list : `${ROUTES.customer_list}?tab=${tab}`;
+}
+
+/** The anti-hacking screen for one tier (app_type) or product, with a plan preselected (spec: app_type, plan_id, product_id). */
+export function antihackingPath(query: { appType?: number; productId?: number; planId?: number } = {}): string {
+  const params = new URLSearchParams();
+  if (query.appType !== undefined) params.set('app_type', String(query.appType));
+  if (query.planId !== undefined) params.set('plan_id', String(query.planId));
+  if (query.productId !== undefined) params.set('product_id', String(query.productId));
+  const search = params.toString();
+  return search ? `${ROUTES.antihacking}?${search}` : ROUTES.antihacking;
 }
 
 /** A customer's EMI screen with one payment's receipt open, named by its receipt number (a gateway order or a confirmed claim knows only that). */

@@ -42,6 +42,7 @@ export const TAG_TYPES = [
   'MemberImage',
   'PaymentOrders',
   'PaymentClaims',
+  'Antihacking',
 ] as const;
 export type ApiTagType = (typeof TAG_TYPES)[number];
 

@@ -49,6 +49,9 @@ export function tagsForEvent(event: StreamEvent): CacheTag[] {
       return ['Access', 'Network', 'KeyHistory', 'Balance', 'Dashboard', 'CustomerList', 'Customer'];
     case 'payment':
       return tagsAfterOrder(event.customer_ids);
+    case 'antihacking':
+      // A sale added, activated on the buyer's phone or revoked: the sales list and its code states.
+      return ['Antihacking'];
     case 'payment_claim':
       // A new claim or a decision: the event does not say which, so a confirmed claim's payment is read again too.
       return tagsAfterClaim(event.customer_ids, true);
@@ -60,7 +63,7 @@ export function tagsForEvent(event: StreamEvent): CacheTag[] {
 /** Everything the stream covers, read again after a gap in which changes may have been missed. */
 export const TAGS_AFTER_GAP: CacheTag[] = [
   'Customer', 'CustomerList', 'Emi', 'Payments', 'Upcoming', 'Dashboard', 'Outstanding', 'Device', 'DeviceSchedule', 'SimChanges', 'Batch',
-  'Access', 'Network', 'KeyHistory', 'Balance', 'PaymentOrders', 'PaymentClaims',
+  'Access', 'Network', 'KeyHistory', 'Balance', 'PaymentOrders', 'PaymentClaims', 'Antihacking',
 ];
 
 export interface SseMessage {

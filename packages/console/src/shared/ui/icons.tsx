@@ -65,6 +65,12 @@ export const LockIcon = () => (
     <path {...stroke} d="M8 11V7a4 4 0 0 1 8 0v4M12 15v2" />
   </Icon>
 );
+export const ShieldIcon = () => (
+  <Icon>
+    <path {...stroke} d="M12 3l7 3v5c0 4.5-3 8.5-7 10-4-1.5-7-5.5-7-10V6z" />
+    <path {...stroke} d="M9 12l2 2 4-4" />
+  </Icon>
+);
 export const ActivityIcon = () => <Icon><path {...stroke} d="M3 12h4l3-7 4 14 3-7h4" /></Icon>;
 export const SimIcon = () => (
   <Icon>

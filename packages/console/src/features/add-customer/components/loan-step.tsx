@@ -3,9 +3,11 @@
  * live schedule recomputed on every keystroke by the domain's generateSchedule.
  */
 import { useMemo } from 'react';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Financier } from '@kisht/contract/catalogue';
 import { addDays } from '@kisht/domain/calendar';
+import { ANTIHACKING_PRODUCT_TYPES } from '@kisht/domain/constants';
 import { TextField } from '../../../shared/ui/text-field.tsx';
 import { SelectField } from '../../../shared/ui/select-field.tsx';
 import { INTEREST_METHOD_LABEL_KEYS } from '../../../shared/labels.ts';
@@ -14,6 +16,7 @@ import { previewLoan, type FieldErrors } from '../../../shared/customers/custome
 import { SchedulePreview } from './schedule-preview.tsx';
 import type { StepProps } from './step-props.ts';
 import { digitsOnly } from '../../../shared/customers/field-input.ts';
+import { antihackingPath } from '../../../shared/routes.ts';
 import './add-customer.css';
 
 /** "loan_reference" -> "Loan reference", for financier fields the dictionary does not name. */
@@ -29,6 +32,7 @@ function typedErrors(errors: FieldErrors): FieldErrors {
 
 export function LoanStep({ draft, update, errorOf, today, financiers }: StepProps & { today: string; financiers: Financier[] }) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const { data: products } = useGetProductsQuery();
   const productId = draft.productId ? Number(draft.productId) : null;
   const { data: plans } = useGetPlansQuery(productId ?? 0, { skip: productId === null });
@@ -45,6 +49,18 @@ export function LoanStep({ draft, update, errorOf, today, financiers }: StepProp
   };
   const keysLeft = (productType: number) => balances?.find((b) => b.product_type === productType)?.balance ?? 0;
   const product = products?.find((p) => p.id === productId);
+  // Anti-hacking plans are sold to a mobile number, not on a loan: choosing one opens their own screen.
+  const loanProducts = (products ?? []).filter((p) => !ANTIHACKING_PRODUCT_TYPES.includes(p.product_type));
+  const antihackingProducts = (products ?? []).filter((p) => ANTIHACKING_PRODUCT_TYPES.includes(p.product_type));
+
+  function chooseProduct(value: string) {
+    const chosen = products?.find((p) => String(p.id) === value);
+    if (chosen && ANTIHACKING_PRODUCT_TYPES.includes(chosen.product_type)) {
+      void navigate(antihackingPath({ appType: chosen.product_type, productId: chosen.id }));
+      return;
+    }
+    update({ productId: value, planId: '' });
+  }
 
   return (
     <fieldset className="form-step">
@@ -54,14 +70,23 @@ export function LoanStep({ draft, update, errorOf, today, financiers }: StepProp
         value={draft.productId}
         error={errorOf('productId')}
         hint={product ? t('addCustomer.keysLeft', { count: keysLeft(product.product_type) }) : undefined}
-        onChange={(e) => update({ productId: e.target.value, planId: '' })}
+        onChange={(e) => chooseProduct(e.target.value)}
       >
         <option value="">{t('common.choose')}</option>
-        {(products ?? []).map((p) => (
+        {loanProducts.map((p) => (
           <option key={p.id} value={String(p.id)}>
             {p.name}
           </option>
         ))}
+        {antihackingProducts.length > 0 ? (
+          <optgroup label={t('antihacking.title')}>
+            {antihackingProducts.map((p) => (
+              <option key={p.id} value={String(p.id)}>
+                {p.name}
+              </option>
+            ))}
+          </optgroup>
+        ) : null}
       </SelectField>
       <SelectField
         label={t('common.optionalLabel', { label: t('addCustomer.plan') })}

@@ -1,9 +1,11 @@
 /**
  * The customer list: status and lock filters, a debounced search (name, mobile or IMEI), infinite
- * scroll 20 at a time, skeletons while loading, and the scroll position kept for coming back.
+ * scroll 20 at a time, skeletons while loading, and the scroll position kept for coming back. A switch
+ * at the top (kept in the address's `tab`) shows the anti-hacking plans sold instead, a list the route
+ * gives (app/customer-list-route.tsx: features do not import each other).
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { CustomerListItem } from '@kisht/contract/customers';
 import { CUSTOMER_STATUS_FILTERS, INSTALL_STATUS_LABEL_KEYS, installStatusOf, type CustomerStatusFilter } from '@kisht/domain/customer-status';
@@ -28,7 +30,7 @@ import {
   setCustomerStatusFilter,
   type LockFilter,
 } from '../../../shared/state/customer-list-slice.ts';
-import { customerNavigatePath, customerPath, ROUTES } from '../../../shared/routes.ts';
+import { CUSTOMER_LIST_TABS, customerNavigatePath, customerPath, ROUTES, type CustomerListTab } from '../../../shared/routes.ts';
 import { useGetCustomersInfiniteQuery } from '../api/customer-list-api.ts';
 import { customerListArg, SEARCH_MAX_LENGTH } from '../hooks/list-query.ts';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
@@ -103,7 +105,51 @@ function CustomerRow({ customer, onOpen }: { customer: CustomerListItem; onOpen:
   );
 }
 
-export function CustomerListScreen() {
+const TAB_LABEL_KEYS: Record<CustomerListTab, string> = { loans: 'antihacking.list.loans', antihacking: 'antihacking.list.sales' };
+
+/** AntihackingList: the anti-hacking plans sold, given by the route; without it the screen is the loans list alone. */
+export function CustomerListScreen({ AntihackingList }: { AntihackingList?: ComponentType }) {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const tab: CustomerListTab = AntihackingList && params.get('tab') === 'antihacking' ? 'antihacking' : 'loans';
+  return (
+    <Page
+      title={t('customers.title')}
+      actions={
+        tab === 'loans' ? (
+          <Link className="button button--primary button--small" to={ROUTES.add_customer}>
+            {t('customers.add')}
+          </Link>
+        ) : undefined
+      }
+    >
+      {AntihackingList ? (
+        <div className="tabs list-switch" role="tablist" aria-label={t('antihacking.list.tabs')}>
+          {CUSTOMER_LIST_TABS.map((each) => (
+            <button
+              key={each}
+              type="button"
+              role="tab"
+              id={`customer-list-tab-${each}`}
+              aria-selected={tab === each}
+              aria-controls="customer-list-panel"
+              className="tabs__tab"
+              // Replacing the entry: Back leaves the list, and comes back to the list last shown.
+              onClick={() => setParams(each === 'loans' ? {} : { tab: each }, { replace: true })}
+            >
+              {t(TAB_LABEL_KEYS[each])}
+            </button>
+          ))}
+        </div>
+      ) : null}
+      <div id="customer-list-panel" role={AntihackingList ? 'tabpanel' : undefined} aria-labelledby={AntihackingList ? `customer-list-tab-${tab}` : undefined}>
+        {tab === 'antihacking' && AntihackingList ? <AntihackingList /> : <LoanCustomerList />}
+      </div>
+    </Page>
+  );
+}
+
+function LoanCustomerList() {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
@@ -130,14 +176,7 @@ export function CustomerListScreen() {
 
   const filtered = filters.status !== 'all' || filters.lockStatus !== 'all' || filters.search !== '';
   return (
-    <Page
-      title={t('customers.title')}
-      actions={
-        <Link className="button button--primary button--small" to={ROUTES.add_customer}>
-          {t('customers.add')}
-        </Link>
-      }
-    >
+    <>
       <div className="list-filters">
         <TextField
           label={t('customers.searchLabel')}
@@ -204,6 +243,6 @@ export function CustomerListScreen() {
           <LoadMore hasMore={hasNextPage} loading={isFetchingNextPage} onLoadMore={() => void fetchNextPage()} />
         </>
       )}
-    </Page>
+    </>
   );
 }

@@ -1,0 +1,7 @@
+/** The customer list with the anti-hacking plans sold as its second list (composed here: features do not import each other). */
+import { CustomerListScreen } from '../features/customers/components/customer-list-screen.tsx';
+import { AntihackingSalesList } from '../features/antihacking/components/sales-list.tsx';
+
+export function CustomerListRoute() {
+  return <CustomerListScreen AntihackingList={AntihackingSalesList} />;
+}
