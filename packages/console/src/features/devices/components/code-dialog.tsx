@@ -3,20 +3,12 @@ import { useTranslation } from 'react-i18next';
 import type { OfflineCode } from '@kisht/contract/devices';
 import { formatDateTime } from '@kisht/domain/format';
 import { Dialog } from '../../../shared/ui/dialog.tsx';
-import { toastKey } from '../../../shared/ui/toast-store.ts';
+import { copyCode as copyText } from '../../../shared/ui/copy-code.ts';
 import './devices.css';
 
-export async function copyCode(code: string | null | undefined): Promise<void> {
-  if (!code) {
-    toastKey('error', 'device.code.notFound');
-    return;
-  }
-  try {
-    await navigator.clipboard.writeText(code);
-    toastKey('success', 'device.code.copied');
-  } catch {
-    toastKey('error', 'device.code.copyFailed');
-  }
+/** Copies an offline code, with the device screens' words for it. */
+export function copyCode(code: string | null | undefined): Promise<void> {
+  return copyText(code, { notFound: 'device.code.notFound', copied: 'device.code.copied', failed: 'device.code.copyFailed' });
 }
 
 export function CodeView({ code }: { code: OfflineCode | null }) {
