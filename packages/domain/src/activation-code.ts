@@ -42,10 +42,7 @@ export function verhoeffCheckDigit(digits: string): number {
 
 /** Whether a string of digits (check digit last) passes Verhoeff's check. */
 export function passesVerhoeff(digits: string): boolean {
-  if (!/^\d+$/.test(digits)) return false;
-  let c = 0;
-  for (let i = 0; i < digits.length; i++) c = D[c]![P[i % 8]![digits.charCodeAt(digits.length - 1 - i) - 48]!]!;
-  return c === 0;
+  return /^\d{2,}$/.test(digits) && verhoeffCheckDigit(digits.slice(0, -1)) === digits.charCodeAt(digits.length - 1) - 48;
 }
 
 /**
