@@ -90,8 +90,13 @@ export function createAntihackingRepository(db: Queryable) {
       return (await q.query<SaleRow>(`${SELECT} WHERE s.code = $1 FOR UPDATE OF s`, [code])).rows[0];
     },
 
-    async activate(id: number, installId: string, deviceModel: string | null, q: Queryable): Promise<void> {
-      await q.query('UPDATE antihacking_sales SET activated_at = now(), install_id = $2, device_model = $3 WHERE id = $1 AND activated_at IS NULL', [id, installId, deviceModel]);
+    /** Binds the sale (locked by forActivation) to the installation; returns when, as every answer gives times. */
+    async activate(id: number, installId: string, deviceModel: string | null, q: Queryable): Promise<string> {
+      const res = await q.query<{ at: string }>(
+        `UPDATE antihacking_sales SET activated_at = now(), install_id = $2, device_model = $3 WHERE id = $1 RETURNING ${iso('activated_at')} AS at`,
+        [id, installId, deviceModel],
+      );
+      return res.rows[0]!.at;
     },
 
     /**

@@ -129,8 +129,9 @@ export function createAntihackingService(deps: AntihackingServiceDeps) {
         if (row.state === 'revoked') return { error: 'ACTIVATION_CODE_REVOKED', row };
         if (row.state === 'expired') return { error: 'ACTIVATION_CODE_EXPIRED', row };
         if (row.install_id !== null && row.install_id !== body.install_id) return { error: 'ACTIVATION_CODE_USED', row };
-        if (row.install_id === null) await sales.activate(row.id, body.install_id, body.device_model?.trim() || null, tx);
-        return { row: (await sales.forActivation(code, tx))!, fresh: row.install_id === null };
+        if (row.install_id !== null) return { row, fresh: false };
+        const at = await sales.activate(row.id, body.install_id, body.device_model?.trim() || null, tx);
+        return { row: { ...row, activated_at: at, install_id: body.install_id, state: 'activated' }, fresh: true };
       });
       const sale = outcome.row;
       // Seen by the seller's network (the request's own row is anonymous: a phone, not a user).
