@@ -22,6 +22,9 @@ import { parseEnrolmentPayload, type EnrolmentTarget } from './enrolment-payload
 import { initialState, type EmiAlert, type Identity, type PhoneState } from './state.ts';
 import type { StateStore } from './store.ts';
 
+/** How long a disconnect waits for the MQTT client to finish ending before it lets go of it. */
+const END_WAIT_MS = 2000;
+
 const DAY_MS = 86_400_000;
 /** How soon a failed check-in is tried again. */
 const CHECK_IN_RETRY_MS = 60_000;
@@ -301,7 +304,15 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     this.client = null;
     const was = this.connected;
     this.connected = false;
-    if (client) await client.endAsync(true).catch(() => undefined);
+    // A forced end whose socket had already closed never calls back (MQTT.js issue 710): wait a moment, not for ever.
+    if (client) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        client.endAsync(true).catch(() => undefined),
+        new Promise<void>((resolve) => { timer = setTimeout(resolve, END_WAIT_MS); }),
+      ]);
+      clearTimeout(timer);
+    }
     if (was) {
       this.emit('connection', false);
       this.emit('change');

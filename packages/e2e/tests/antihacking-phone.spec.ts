@@ -71,7 +71,6 @@ test('the security app on the virtual phone activates the shop\'s code once; a t
     await expect(app.getByRole('status')).toContainText(en('phone.protection.active', { plan: plan.name }));
     await expect(app.getByRole('status')).toContainText(en('phone.protection.until', { date: formatDate(sale!.expires_at) }));
     await expect(app.getByRole('button', { name: en('phone.protection.activate') })).toBeHidden();
-    await phone.screenshot({ path: '/tmp/w9/antihacking-phone-active.png', fullPage: true });
 
     // The same code on a second phone is in use.
     await other.goto(second.screen.url);

@@ -87,7 +87,6 @@ test('SIM 1 for slot 0, one PIN change, the server toast, years left, and Apple 
     await dialog.getByRole('button', { name: en('device.send') }).click();
     await expect(page.getByRole('status').filter({ hasText: en('messages.ALERT_QUEUED') })).toBeVisible();
     await expect(page.getByText(en('emiAlert.sent'), { exact: true })).toHaveCount(0);
-    await page.screenshot({ path: '/tmp/w9/spec-details-android.png', fullPage: true });
 
     // An offline code opens in the bottom drawer (height 200), with Cancel and Copy.
     await page.getByRole('button', { name: en('device.codes.unlock') }).click();
@@ -96,7 +95,6 @@ test('SIM 1 for slot 0, one PIN change, the server toast, years left, and Apple 
     const box = (await drawer.boundingBox())!;
     expect(box.height).toBeGreaterThanOrEqual(200);
     expect(Math.round(box.y + box.height)).toBe(page.viewportSize()!.height);
-    await page.screenshot({ path: '/tmp/w9/spec-details-drawer.png' });
     await drawer.getByRole('button', { name: en('common.cancel') }).click();
     await expect(drawer).toBeHidden();
   } finally {
@@ -110,7 +108,6 @@ test('SIM 1 for slot 0, one PIN change, the server toast, years left, and Apple 
   await expect(page.getByRole('link', { name: en('device.showEmmQr') })).toHaveCount(0);
   const appleLinks = page.getByRole('link', { name: en('apple.details.title') });
   await expect(appleLinks.first()).toBeVisible();
-  await page.screenshot({ path: '/tmp/w9/spec-details-apple.png', fullPage: true });
   await appleLinks.first().click();
   await expect(page).toHaveURL(new RegExp(`/apple-details\\?customer_id=${apple.customer.id}$`));
   await expect(page.getByRole('heading', { name: en('apple.details.title') })).toBeVisible();

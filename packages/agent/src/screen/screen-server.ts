@@ -183,7 +183,10 @@ export async function startScreen(agent: DeviceAgent, options: ScreenOptions = {
   }
 
   const server = createServer((req, res) => {
-    route(req, res).catch((error: unknown) => send(res, 400, { error: (error as Error).message }));
+    route(req, res).catch((error: unknown) => {
+      if (res.headersSent) res.end();
+      else send(res, 400, { error: (error as Error).message });
+    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -198,7 +201,11 @@ export async function startScreen(agent: DeviceAgent, options: ScreenOptions = {
       agent.off('code', onCode);
       for (const res of streams) res.end();
       streams.clear();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // The page's EventSource reconnects as soon as its stream ends, on a kept-alive socket that close() alone
+      // would wait on for ever: every socket is cut once the server stops listening.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
     },
   };
 }
