@@ -17,6 +17,7 @@ export const StreamEvent = Type.Union([
   Type.Object({ type: Type.Literal('dues') }, { description: "the organisation's daily dues run changed penalties and statuses" }),
   Type.Object({ type: Type.Literal('network') }, { description: 'you, a member above you or one below you changed: switches, block state, details or key balances' }),
   Type.Object({ type: Type.Literal('antihacking') }, { description: 'an anti-hacking plan you may see was sold, activated on the phone or revoked' }),
+  Type.Object({ type: Type.Literal('warranty') }, { description: 'an extended warranty you may see was sold or revoked, or one of its claims moved' }),
   Type.Object(
     { type: Type.Literal('payment'), customer_ids: CustomerIds },
     { description: "a gateway order was created or moved (paid, held, expired, failed): the customers it was for; empty for a retailer's key order" },

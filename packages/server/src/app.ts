@@ -55,12 +55,15 @@ import { localesRoutes } from './modules/locales/locales.routes.ts';
 import { operatorRoutes } from './modules/operator/operator.routes.ts';
 import { createCatalogueRepository } from './modules/catalogue/catalogue.repository.ts';
 import { catalogueRoutes } from './modules/catalogue/catalogue.routes.ts';
-import { createCustomersRepository } from './modules/customers/customers.repository.ts';
+import { createCustomersRepository, ownRetailerOf } from './modules/customers/customers.repository.ts';
 import { createCustomersService } from './modules/customers/customers.service.ts';
 import { customersRoutes } from './modules/customers/customers.routes.ts';
 import { antihackingRoutes } from './modules/antihacking/antihacking.routes.ts';
-import { createAntihackingRepository } from './modules/antihacking/antihacking.repository.ts';
+import { createAntihackingRepository, toSale as toAntihackingSale } from './modules/antihacking/antihacking.repository.ts';
 import { createAntihackingService } from './modules/antihacking/antihacking.service.ts';
+import { createWarrantyRepository } from './modules/warranty/warranty.repository.ts';
+import { createWarrantyService } from './modules/warranty/warranty.service.ts';
+import { warrantyRoutes } from './modules/warranty/warranty.routes.ts';
 import { createLicensesRepository } from './modules/licenses/licenses.repository.ts';
 import { createEmiRepository } from './modules/emi/emi.repository.ts';
 import { createEmiService } from './modules/emi/emi.service.ts';
@@ -229,6 +232,15 @@ export async function buildApp(config: Config, deps: AppDeps) {
     antihacking: createAntihackingService({
       db, sales: createAntihackingRepository(db), catalogue, licenses: createLicensesRepository(db), notify: events.notify,
       audit: (entry) => auditRepository.record(entry),
+    }),
+  });
+  const antihackingSales = createAntihackingRepository(db);
+  await app.register(warrantyRoutes, {
+    warranty: createWarrantyService({
+      db, sales: createWarrantyRepository(db), licenses: createLicensesRepository(db), files: fileStore, notify: events.notify,
+      customer: (caller, id) => customers.visible(caller, id),
+      // The anti-hacking list's search by mobile number, within the caller's scope.
+      antihackingOf: async (caller, mobile) => (await antihackingSales.list(caller.accountId, ownRetailerOf(caller), { search: mobile, page: 1, limit: 100 })).rows.map(toAntihackingSale),
     }),
   });
   await app.register(dashboardRoutes, { dashboard: createDashboardRepository(db), catalogue });

@@ -73,6 +73,19 @@ const STATUS: Record<ErrorCode, number> = {
   ACTIVATION_CODE_USED: 409,
   ACTIVATION_CODE_EXPIRED: 410,
   ACTIVATION_CODE_REVOKED: 410,
+  /** The phone's invoice date is further back than the plan's purchase window. */
+  WARRANTY_PURCHASE_WINDOW_CLOSED: 409,
+  /** The plan's cover has not started (waiting period), has ended, or the plan was revoked. */
+  WARRANTY_NOT_IN_COVER: 409,
+  /** The phone brought in is not the one the plan was sold for. */
+  WARRANTY_IMEI_MISMATCH: 400,
+  /** The plan does not cover this cause, or a defect still under the brand's own warranty. */
+  WARRANTY_NOT_COVERED: 409,
+  WARRANTY_CLAIM_LIMIT: 409,
+  /** A claim cannot move from its state to the one asked for. */
+  WARRANTY_CLAIM_STATE: 409,
+  /** Too many photos wait for a claim on this plan. */
+  WARRANTY_PHOTO_LIMIT: 409,
   /** The database (or another service the request needs) is unreachable for now; Retry-After says when to try again. */
   SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,

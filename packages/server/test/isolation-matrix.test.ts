@@ -10,6 +10,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { addDays } from '@kisht/domain/calendar';
+import { withImeiCheckDigit } from '@kisht/domain/imei';
 import { todayInIndia } from '@kisht/domain/format';
 import { createEmmAuthSession } from '@kisht/domain/emm-auth';
 import { startTestApp, RAVI, SUNITA, ARJUN, MEENA, CONSOLE_HEADERS, type TestApp } from './harness.ts';
@@ -25,13 +26,15 @@ interface Operation { method: 'GET' | 'POST'; url: string; query: Array<{ name: 
 interface OpenApi { paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string; required?: boolean; schema: Schema }>; requestBody?: { content: Record<string, { schema: Schema }> } }>> }
 
 /** Parameters that name a row of a network: an operation taking one of them is in the matrix. */
-const ID_FIELDS = ['customer_id', 'customer_ids', 'instalment_id', 'instalment_ids', 'payment_id', 'schedule_id', 'batch_id', 'user_id', 'to_user_id', 'transfer_id', 'sale_id'];
+const ID_FIELDS = ['customer_id', 'customer_ids', 'instalment_id', 'instalment_ids', 'payment_id', 'schedule_id', 'batch_id', 'user_id', 'to_user_id', 'transfer_id', 'sale_id', 'claim_id', 'photo_id'];
+type UploadField = 'customer_id' | 'user_id' | 'sale_id';
 /** Uploads are multipart (no body schema in the document): listed here with the id field each takes. */
-const UPLOADS: Array<[url: string, field: 'customer_id' | 'user_id']> = [
+const UPLOADS: Array<[url: string, field: UploadField]> = [
   ...['/api/customer/update_profile_image', '/api/customer/update_customer_signature', '/api/customer/update_witness_signature', '/api/customer/update_customer_invoice'].map((url) => [url, 'customer_id'] as [string, 'customer_id']),
   ...['/api/user/update_profile_image', '/api/user/update_retailer_signature', '/api/user/upload_retailer_qr'].map((url) => [url, 'user_id'] as [string, 'user_id']),
+  ['/api/customer/extended_warranty/claims/photo', 'sale_id'],
 ];
-const idFor = (field: 'customer_id' | 'user_id') => (field === 'customer_id' ? ravis.customer : ravis.user);
+const idFor = (field: UploadField) => (field === 'customer_id' ? ravis.customer : field === 'sale_id' ? ravis.warranty : ravis.user);
 /** A real 4 x 4 PNG (uploads are decoded and encoded again, so the bytes must be an image). */
 function png(): Buffer {
   const chunk = (type: string, data: Buffer) => {
@@ -51,13 +54,18 @@ function png(): Buffer {
 }
 const IMAGE = png();
 const SERIAL = 'MATRIXSERIAL01';
+/** The phone of the extended warranty Ravi sold (a claim must name it). */
+const WARRANTY_IMEI = withImeiCheckDigit('35690512345678');
 
 let t: TestApp;
 const tokens: Record<'ravi' | 'sunita' | 'arjun' | 'meena' | 'kiran', string> = { ravi: '', sunita: '', arjun: '', meena: '', kiran: '' };
 /** A second mini-retailer under Ravi, made for this file: Sunita's sibling. */
 const KIRAN = '+919876543299';
 /** Ravi's rows the intruders ask for. */
-const ravis = { customer: 0, apple: 0, instalment: 0, payment: 0, schedule: 0, batch: '', photo: Buffer.alloc(0) as Buffer, user: 0, transfer: '', sale: 0 };
+const ravis = {
+  customer: 0, apple: 0, instalment: 0, payment: 0, schedule: 0, batch: '', photo: Buffer.alloc(0) as Buffer, user: 0, transfer: '', sale: 0,
+  warranty: 0, claim: 0, claimPhoto: 0,
+};
 /** What must never appear in an intruder's answer: the names and IMEIs of Ravi's customers. */
 const secrets: string[] = [];
 let operations: Operation[] = [];
@@ -80,7 +88,13 @@ function example(name: string, schema: Schema, url: string): unknown {
     user_id: ravis.user,
     to_user_id: ravis.user,
     transfer_id: ravis.transfer,
-    sale_id: ravis.sale,
+    // An anti-hacking sale, or an extended warranty sale on those routes; a warranty claim and its photo.
+    sale_id: url.includes('/extended_warranty') ? ravis.warranty : ravis.sale,
+    claim_id: ravis.claim,
+    photo_id: ravis.claimPhoto,
+    photo_ids: [ravis.claimPhoto],
+    imei: WARRANTY_IMEI,
+    mobile: '+919845012399',
     serial_number: SERIAL,
     latitude: 'Bypassed',
     longitude: 'Bypassed',
@@ -143,7 +157,7 @@ async function call(op: Operation, token: string): Promise<LightMyRequestRespons
   return t.call(op.method, url, { token, ...(op.body ? { body: example('body', op.body, op.url) } : {}) });
 }
 
-async function upload(url: string, token: string, id: number, field: 'customer_id' | 'user_id' = 'customer_id'): Promise<LightMyRequestResponse> {
+async function upload(url: string, token: string, id: number, field: UploadField = 'customer_id'): Promise<LightMyRequestResponse> {
   const boundary = `----matrix${Date.now()}`;
   const payload = Buffer.concat([
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"\r\n\r\n${id}\r\n`),
@@ -225,6 +239,25 @@ beforeAll(async () => {
   ravis.sale = sold.json().data[0].id;
   secrets.push('Sarojini', 'Ravikumaran', sold.json().data[0].antihacking_code);
 
+  // An extended warranty Ravi sold for his customer's phone, its cover started, with a claim and the claim's photo.
+  const warrantyPlans = (await t.get('/api/customer/get_plans_warranty', { token: tokens.ravi })).json().data as Array<{ id: number; rules: { cover_kind: string } }>;
+  const warranty = await t.post('/api/customer/extended_warranty', {
+    plan_id: warrantyPlans.find((p) => p.rules.cover_kind === 'insurance')!.id, first_name: 'Damayanti', last_name: 'Raviprasad', mobile: '+919845012346',
+    customer_id: ravis.customer, imei: WARRANTY_IMEI, brand: 'Vivo', model: 'Y28', invoice_value_paise: 1_499_900, invoice_date: today,
+  }, { token: tokens.ravi });
+  expect(warranty.statusCode, warranty.body).toBe(200);
+  ravis.warranty = warranty.json().data.id;
+  await t.db.query('UPDATE warranty_sales SET invoice_date = invoice_date - 10, sale_date = sale_date - 10, cover_start = cover_start - 10 WHERE id = $1', [ravis.warranty]);
+  const claimPhoto = await upload('/api/customer/extended_warranty/claims/photo', tokens.ravi, ravis.warranty, 'sale_id');
+  expect(claimPhoto.statusCode, claimPhoto.body).toBe(200);
+  ravis.claimPhoto = claimPhoto.json().data.photo_id;
+  const claim = await t.post('/api/customer/extended_warranty/claims', {
+    sale_id: ravis.warranty, imei: WARRANTY_IMEI, cause: 'accidental', description: 'Screen cracked', photo_ids: [ravis.claimPhoto],
+  }, { token: tokens.ravi });
+  expect(claim.statusCode, claim.body).toBe(200);
+  ravis.claim = claim.json().data.id;
+  secrets.push('Damayanti', 'Raviprasad', WARRANTY_IMEI, warranty.json().data.certificate_no);
+
   operations = operationsOf((await t.get('/api/openapi.json', { emm: false })).json() as OpenApi);
 });
 afterAll(async () => {
@@ -241,6 +274,9 @@ describe('isolation matrix', () => {
   it('finds the operations that take an id of a network', () => {
     const urls = operations.map((o) => `${o.method} ${o.url}`);
     // A few that must be there: the profile read, a device action, the bulk command, a payment, Apple and AMAPI.
+    for (const url of ['GET /api/customer/extended_warranty/readById', 'POST /api/customer/extended_warranty/claims/transition', 'GET /api/customer/extended_warranty/claims/photo', 'GET /api/customer/plans']) {
+      expect(urls).toContain(url);
+    }
     for (const url of ['GET /api/country/getCustomerProfile', 'GET /api/customer/antihacking/readById', 'POST /api/customer/antihacking/revoke', 'POST /api/device/lock', 'POST /api/device/multiple_lock_unlock', 'POST /api/emi/multiple_emi_paid', 'GET /api/emi/receipt', 'POST /api/apple/update', 'GET /api/amapi/qr', 'POST /api/device/schedule_cancel']) {
       expect(urls).toContain(url);
     }
@@ -283,6 +319,8 @@ describe('lists and searches', () => {
       '/api/emi/getUpcomingEmi?days=90',
       '/api/customer/customer_sim_change_details',
       '/api/apple/devices',
+      '/api/customer/extended_warranty?limit=100',
+      `/api/customer/extended_warranty?limit=100&search=${WARRANTY_IMEI}`,
     ];
     for (const [label, who] of INTRUDERS) {
       for (const url of urls) {

@@ -16,10 +16,10 @@ const TARGET_KEYS = [
   'customer_id', 'customer_ids', 'payment_id', 'emi_id', 'emi_ids', 'instalment_id', 'instalment_ids', 'schedule_id', 'batch_id',
   'session_id', 'all_others', 'purpose', 'action', 'on', 'command', 'policy', 'lock', 'type', 'filter', 'retailer_id', 'amount_paise', 'method',
   'reason', 'run_at', 'document_type', 'user_id', 'to_user_id', 'active', 'kind', 'quantity', 'product_type', 'transfer_id', 'decision',
-  'user_type', 'price_paise', 'user_access', 'lock_access', 'plan_id', 'app_type', 'sale_id',
+  'user_type', 'price_paise', 'user_access', 'lock_access', 'plan_id', 'app_type', 'sale_id', 'claim_id', 'photo_ids', 'to', 'assessed_cost_paise', 'cause',
 ] as const;
 /** Fields of a successful answer that name what was created. */
-const RESULT_KEYS = ['id', 'payment_id', 'batch_id', 'schedule_id', 'reversal_of', 'keys_left', 'user_id', 'image_type', 'upi_id'] as const;
+const RESULT_KEYS = ['id', 'payment_id', 'batch_id', 'schedule_id', 'reversal_of', 'keys_left', 'user_id', 'image_type', 'upi_id', 'photo_id', 'payable_paise'] as const;
 const MAX_LIST = 50;
 const MAX_TEXT = 100;
 const MAX_HEADER = 300;

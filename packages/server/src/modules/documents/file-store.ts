@@ -1,7 +1,7 @@
 /**
  * Customer and retailer images on disk, outside anything the server serves statically. Names are generated
  * (never the uploader's), folders are per organisation (customer_profile, customer_signature,
- * customer_invoice_attachment, retailer_profile, retailer_signature, retailer_qr), and every path is checked to stay inside the store. What is stored is
+ * customer_invoice_attachment, retailer_profile, retailer_signature, retailer_qr, warranty_claim_photo), and every path is checked to stay inside the store. What is stored is
  * never the uploaded file itself: the image is decoded and encoded again (normaliseImage), so only real
  * pixels land on disk, without EXIF (GPS, camera, owner), and no larger than the document needs.
  */
@@ -13,8 +13,8 @@ import jsQR from 'jsqr';
 import type { DocumentType } from '@kisht/contract/documents';
 import type { MemberImageType } from '@kisht/contract/network';
 
-/** What an image is stored as: a customer document, or a retailer's own photo, signature or payment QR. */
-export type ImageSlot = DocumentType | `member_${MemberImageType}`;
+/** What an image is stored as: a customer document, a retailer's own photo, signature or payment QR, or a warranty claim's photo. */
+export type ImageSlot = DocumentType | `member_${MemberImageType}` | 'warranty_photo';
 
 // Each upload is decoded once; keeping decoded images in memory would only hold on to customers' photos.
 sharp.cache(false);
@@ -37,6 +37,7 @@ export const IMAGE_LIMITS = {
     photo: 2048, invoice: 2048, signature: 1024, witness_signature: 1024, member_photo: 1024, member_signature: 1024,
     // A printed UPI QR photographed on a phone still reads at this size.
     member_payment_qr: 1600,
+    warranty_photo: 2048,
   } satisfies Record<ImageSlot, number>,
   jpegQuality: 85,
   timeoutSeconds: 20,
@@ -86,6 +87,7 @@ const FOLDER: Record<ImageSlot, string> = {
   member_photo: 'retailer_profile',
   member_signature: 'retailer_signature',
   member_payment_qr: 'retailer_qr',
+  warranty_photo: 'warranty_claim_photo',
 };
 
 export function createFileStore(root: string) {

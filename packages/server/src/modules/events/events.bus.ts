@@ -22,7 +22,9 @@ export type ChangeEvent =
   /** A retailer's key order at the gateway moved: the sessions that list that retailer's orders hear of it. */
   | { type: 'key_order'; account_id: number; retailer_id: number }
   /** An anti-hacking plan was sold, activated on the phone or revoked: the sessions that list that seller's sales. */
-  | { type: 'antihacking'; account_id: number; retailer_id: number };
+  | { type: 'antihacking'; account_id: number; retailer_id: number }
+  /** An extended warranty was sold or revoked, or one of its claims moved: the sessions that list that seller's sales. */
+  | { type: 'warranty'; account_id: number; retailer_id: number };
 
 /** The emitters' side: fire and forget, never throws (a lost event costs a refetch, not the write). */
 export type Notify = (event: ChangeEvent) => void;

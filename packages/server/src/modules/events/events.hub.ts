@@ -136,6 +136,16 @@ export function createEventHub(options: EventHubOptions) {
       }
     }
 
+    // Extended warranty sales and their claims: the same rule as anti-hacking sales.
+    const warranties = changes.flatMap((c) => (c.type === 'warranty' ? [c] : []));
+    if (warranties.length > 0) {
+      for (const stream of streams) {
+        const { caller } = stream;
+        const own = caller.userType === 'miniretailer' ? caller.userId : null;
+        if (warranties.some((s) => caller.accountId === s.account_id && (own === null || own === s.retailer_id))) add(stream, { type: 'warranty' });
+      }
+    }
+
     for (const [stream, list] of out) {
       if (streams.has(stream)) stream.sink.send(list.map(SSE_EVENT).join(''));
     }

@@ -63,6 +63,33 @@ export function createLicensesRepository(db: Queryable) {
         [taken.user_id, taken.product_type, saleId, balance]);
       return { userId: taken.user_id, balance };
     },
+    /** Takes one extended warranty key for a sale in the caller's transaction; null when none is left. */
+    async consumeForWarrantySale(userId: number, productType: number, saleId: number, q: Queryable): Promise<number | null> {
+      const res = await q.query<{ balance: number }>(
+        'UPDATE license_balances SET balance = balance - 1 WHERE user_id = $1 AND product_type = $2 AND balance > 0 RETURNING balance',
+        [userId, productType],
+      );
+      const left = res.rows[0]?.balance;
+      if (left === undefined) return null;
+      await q.query(`INSERT INTO license_ledger (user_id, product_type, change, reason, warranty_sale_id, balance_after) VALUES ($1, $2, -1, 'plan_sale', $3, $4)`, [userId, productType, saleId, left]);
+      return left;
+    },
+    /** Gives back the key a warranty sale used (revoked before any claim); null when it was given back already. */
+    async releaseWarrantySale(saleId: number, q: Queryable): Promise<{ userId: number; balance: number } | null> {
+      const taken = (await q.query<{ user_id: number; product_type: number }>(
+        `SELECT user_id, product_type FROM license_ledger WHERE warranty_sale_id = $1 AND reason = 'plan_sale'
+            AND NOT EXISTS (SELECT 1 FROM license_ledger r WHERE r.warranty_sale_id = $1 AND r.reason = 'plan_sale_released')`,
+        [saleId],
+      )).rows[0];
+      if (!taken) return null;
+      const res = await q.query<{ balance: number }>(
+        'UPDATE license_balances SET balance = balance + 1 WHERE user_id = $1 AND product_type = $2 RETURNING balance', [taken.user_id, taken.product_type],
+      );
+      const balance = res.rows[0]!.balance;
+      await q.query(`INSERT INTO license_ledger (user_id, product_type, change, reason, warranty_sale_id, balance_after) VALUES ($1, $2, 1, 'plan_sale_released', $3, $4)`,
+        [taken.user_id, taken.product_type, saleId, balance]);
+      return { userId: taken.user_id, balance };
+    },
     async grant(userId: number, productType: number, count: number, reason: string, q: Queryable = db): Promise<number> {
       const res = await q.query<{ balance: number }>(
         `INSERT INTO license_balances (user_id, product_type, balance) VALUES ($1, $2, $3)
