@@ -109,8 +109,9 @@ try {
   const connectTimeoutMs = 120_000 + phones * 30;
   const started = await fleet.ask<{
     enrolledSeconds: number; connectedSeconds: number; readySeconds: number; allConnected: boolean; checkInFailures: number; checkInsDeferred: number; lastFailures: string[];
-    echoes: number; before: Memory; after: Memory; summary: FleetSummary; errors: string[];
+    echoes: number; before: Memory; after: Memory; summary: FleetSummary; errors: string[]; loopDelayMs: { p99: number; max: number };
   }>('start', { server: base, tokens: seeded.tokens, concurrency: enrolConcurrency, timeoutMs: connectTimeoutMs });
+  const serverCheckIns = await server.ask<{ answered: number; shed: number; mostOpen: number; p50: number; p99: number; max: number }>('checkIns');
   const memoryAfter = await server.ask<Memory>('memory');
   if (started.errors.length) say(`  enrolment errors (first ${started.errors.length}): ${started.errors.join(' | ')}`);
 
@@ -158,6 +159,8 @@ try {
   console.log(`setup: ${phones.toLocaleString('en-IN')} customers and tokens seeded in ${fmt(seeded.seconds)} s; phones enrolled in ${fmt(started.enrolledSeconds)} s, all connected after ${fmt(started.connectedSeconds)} s, all checked in after ${fmt(started.readySeconds)} s`);
   if (started.checkInFailures) console.log(`  ${started.checkInFailures} check-ins failed while settling (the agent retries after 60 s), last: ${started.lastFailures.join(' | ')}`);
   console.log(`  check-ins: ${started.checkInFailures} failed or timed out, ${started.checkInsDeferred} shed by the busy server (503 with Retry-After; the phone came back when told)`);
+  console.log(`  the server answered ${serverCheckIns.answered} check-ins while they settled: p50 ${fmt(serverCheckIns.p50, 1)} ms, p99 ${fmt(serverCheckIns.p99, 1)} ms, slowest ${fmt(serverCheckIns.max, 1)} ms, at most ${serverCheckIns.mostOpen} at once, ${serverCheckIns.shed} shed`);
+  console.log(`  the phones' process (${phones.toLocaleString('en-IN')} simulated phones on one event loop) ran late by up to ${fmt(started.loopDelayMs.max / 1000, 1)} s (p99 ${fmt(started.loopDelayMs.p99, 0)} ms): a check-in that times out there never reached the server in time`);
   console.log(`\n${''.padEnd(46)} ${'total s'.padStart(9)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)}`);
   row(`raw publish -> echo, QoS 1, ${raw.payloadBytes} B (baseline)`, fmt(raw.seconds, 2), raw.p50, raw.p99);
   row('bulk lock, created -> done', fmt(bulkSeconds, 2), timings.createdToFinished.p50, timings.createdToFinished.p99);
@@ -187,6 +190,7 @@ try {
   console.log(JSON.stringify({
     bench: 'bulk-lock', phones, driver: ready.driver, broker: mosquitto ? 'mosquitto' : brokerUrl ? 'external' : 'embedded', done, failed, post_ms: Math.round(postSeconds * 1000), total_s: Number(bulkSeconds.toFixed(2)), raw_s: Number(raw.seconds.toFixed(2)),
     check_in_failed: started.checkInFailures, check_in_deferred: started.checkInsDeferred,
+    server_check_in_p99_ms: Number(serverCheckIns.p99.toFixed(1)), server_check_in_max_ms: Number(serverCheckIns.max.toFixed(1)), phones_loop_delay_max_s: Number((started.loopDelayMs.max / 1000).toFixed(1)),
     ratio_total: Number((bulkSeconds / raw.seconds).toFixed(2)), ratio_p50: Number((timings.createdToFinished.p50 / raw.p50).toFixed(2)), ratio_p99: Number((timings.createdToFinished.p99 / raw.p99).toFixed(2)),
   }));
 } catch (error) {

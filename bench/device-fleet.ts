@@ -6,6 +6,7 @@
 import type { MqttClient } from 'mqtt';
 import { startFleet, type Fleet, type FleetToken } from '../packages/agent/src/fleet.ts';
 import type { DeviceAgent } from '../packages/agent/src/agent.ts';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { collectGarbage, serveParent } from './ipc.ts';
 
 const ECHO = Buffer.from('{"echo":');
@@ -35,6 +36,10 @@ async function memory() {
 serveParent({
   async start({ server, tokens, concurrency, timeoutMs }: { server: string; tokens: FleetToken[]; concurrency: number; timeoutMs: number }) {
     const before = await memory();
+    // The phones share one process: when its event loop falls behind, a check-in leaves (and its 15 s timer runs
+    // out) late, however fast the server answers. The delay is measured so the report can tell the two apart.
+    const lag = monitorEventLoopDelay({ resolution: 20 });
+    lag.enable();
     const started = performance.now();
     const until = Date.now() + timeoutMs;
     fleet = await startFleet({
@@ -65,7 +70,9 @@ serveParent({
     process.stderr.write('\n');
     const echoes = fleet.agents.filter(addEcho).length;
     const after = await memory();
+    lag.disable();
     return {
+      loopDelayMs: { p99: lag.percentile(99) / 1e6, max: lag.max / 1e6 },
       enrolledSeconds, connectedSeconds, readySeconds, allConnected: connected, checkInFailures, checkInsDeferred, lastFailures, echoes, before, after,
       summary: fleet.summary(), errors: fleet.errors.slice(0, 5),
     };

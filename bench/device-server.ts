@@ -34,6 +34,27 @@ const config = benchServerConfig({
 const built = await buildApp(config, { secret });
 const { db } = built;
 await seedDemo(db);
+
+/**
+ * Check-ins as the server saw them: how long each took from its first byte to its answer, how many were open at
+ * once, and how many it shed (503). Set against the phones' own count of timeouts, it tells a slow server from
+ * phones that could not send in time.
+ */
+const CHECK_IN = '/api/device/check-in';
+const checkIns = { open: 0, mostOpen: 0, shed: 0, ms: [] as number[] };
+const startedAt = new WeakMap<object, number>();
+built.app.addHook('onRequest', async (request) => {
+  if (request.url !== CHECK_IN) return;
+  startedAt.set(request, performance.now());
+  checkIns.mostOpen = Math.max(checkIns.mostOpen, ++checkIns.open);
+});
+built.app.addHook('onResponse', async (request, reply) => {
+  const t0 = startedAt.get(request);
+  if (t0 === undefined) return;
+  checkIns.open--;
+  checkIns.ms.push(performance.now() - t0);
+  if (reply.statusCode === 503) checkIns.shed++;
+});
 await built.app.listen({ port: 0, host: '127.0.0.1' });
 
 /** The embedded broker lets the server in with its own credential; the raw baseline uses it too. */
@@ -142,6 +163,12 @@ serveParent({
   },
 
   /** Each command's timestamps in the batch (database clock, ms since the epoch) and the count by state. */
+  /** The check-ins answered so far, as the server timed them. */
+  async checkIns() {
+    const sorted = [...checkIns.ms].sort((a, b) => a - b);
+    return { answered: sorted.length, shed: checkIns.shed, mostOpen: checkIns.mostOpen, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? 0 };
+  },
+
   async timings({ batchId }: { batchId: string }) {
     const rows = (await db.query<{ state: string; created: number; sent: number | null; finished: number | null }>(
       `SELECT state, (extract(epoch FROM created_at) * 1000)::float8 AS created, (extract(epoch FROM sent_at) * 1000)::float8 AS sent,
