@@ -37,6 +37,17 @@ interface Timings {
 interface BatchReply { id: string; total: number; counts: Record<'queued' | 'sent' | 'delivered' | 'done' | 'failed' | 'expired' | 'skipped', number> }
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
+
+/** The kernel's count of connections refused because a listen queue was full (Linux; null elsewhere). */
+function listenOverflows(): number | null {
+  if (!existsSync('/proc/net/netstat')) return null;
+  const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n');
+  const at = lines.findIndex((l) => l.startsWith('TcpExt:'));
+  const names = lines[at]?.split(' ') ?? [];
+  const values = lines[at + 1]?.split(' ') ?? [];
+  const i = names.indexOf('ListenOverflows');
+  return i > 0 ? Number(values[i]) : null;
+}
 const mb = (bytes: number) => bytes / 1048576;
 const kbEach = (bytes: number) => bytes / 1024 / phones;
 
@@ -107,10 +118,12 @@ try {
 
   say(`Enrolling and connecting ${phones.toLocaleString('en-IN')} phones (${enrolConcurrency} enrolments at once)`);
   const connectTimeoutMs = 120_000 + phones * 30;
+  const overflowsBefore = listenOverflows();
   const started = await fleet.ask<{
     enrolledSeconds: number; connectedSeconds: number; readySeconds: number; allConnected: boolean; checkInFailures: number; checkInsDeferred: number; lastFailures: string[];
     echoes: number; before: Memory; after: Memory; summary: FleetSummary; errors: string[]; loopDelayMs: { p99: number; max: number };
   }>('start', { server: base, tokens: seeded.tokens, concurrency: enrolConcurrency, timeoutMs: connectTimeoutMs });
+  const overflowsWhileSettling = overflowsBefore === null ? null : listenOverflows()! - overflowsBefore;
   const serverCheckIns = await server.ask<{ answered: number; shed: number; mostOpen: number; p50: number; p99: number; max: number }>('checkIns');
   const memoryAfter = await server.ask<Memory>('memory');
   if (started.errors.length) say(`  enrolment errors (first ${started.errors.length}): ${started.errors.join(' | ')}`);
@@ -160,6 +173,7 @@ try {
   if (started.checkInFailures) console.log(`  ${started.checkInFailures} check-ins failed while settling (the agent retries after 60 s), last: ${started.lastFailures.join(' | ')}`);
   console.log(`  check-ins: ${started.checkInFailures} failed or timed out, ${started.checkInsDeferred} shed by the busy server (503 with Retry-After; the phone came back when told)`);
   console.log(`  the server answered ${serverCheckIns.answered} check-ins while they settled: p50 ${fmt(serverCheckIns.p50, 1)} ms, p99 ${fmt(serverCheckIns.p99, 1)} ms, slowest ${fmt(serverCheckIns.max, 1)} ms, at most ${serverCheckIns.mostOpen} at once, ${serverCheckIns.shed} shed`);
+  if (overflowsWhileSettling !== null) console.log(`  connections the kernel dropped meanwhile because a listen queue was full (machine-wide): ${overflowsWhileSettling}`);
   console.log(`  the phones' process (${phones.toLocaleString('en-IN')} simulated phones on one event loop) ran late by up to ${fmt(started.loopDelayMs.max / 1000, 1)} s (p99 ${fmt(started.loopDelayMs.p99, 0)} ms): a check-in that times out there never reached the server in time`);
   console.log(`\n${''.padEnd(46)} ${'total s'.padStart(9)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)}`);
   row(`raw publish -> echo, QoS 1, ${raw.payloadBytes} B (baseline)`, fmt(raw.seconds, 2), raw.p50, raw.p99);
@@ -190,7 +204,7 @@ try {
   console.log(JSON.stringify({
     bench: 'bulk-lock', phones, driver: ready.driver, broker: mosquitto ? 'mosquitto' : brokerUrl ? 'external' : 'embedded', done, failed, post_ms: Math.round(postSeconds * 1000), total_s: Number(bulkSeconds.toFixed(2)), raw_s: Number(raw.seconds.toFixed(2)),
     check_in_failed: started.checkInFailures, check_in_deferred: started.checkInsDeferred,
-    server_check_in_p99_ms: Number(serverCheckIns.p99.toFixed(1)), server_check_in_max_ms: Number(serverCheckIns.max.toFixed(1)), phones_loop_delay_max_s: Number((started.loopDelayMs.max / 1000).toFixed(1)),
+    server_check_in_p99_ms: Number(serverCheckIns.p99.toFixed(1)), server_check_in_max_ms: Number(serverCheckIns.max.toFixed(1)), phones_loop_delay_max_s: Number((started.loopDelayMs.max / 1000).toFixed(1)), listen_overflows: overflowsWhileSettling,
     ratio_total: Number((bulkSeconds / raw.seconds).toFixed(2)), ratio_p50: Number((timings.createdToFinished.p50 / raw.p50).toFixed(2)), ratio_p99: Number((timings.createdToFinished.p99 / raw.p99).toFixed(2)),
   }));
 } catch (error) {

@@ -11,6 +11,7 @@ import { buildApp } from '../packages/server/src/app.ts';
 import { PUBLISH_IN_FLIGHT } from '../packages/server/src/modules/devices/command-channel.ts';
 import { serverPassword, SERVER_USERNAME } from '../packages/server/src/broker/broker.ts';
 import { seedDemo, DEMO_USERS } from '../packages/server/src/db/seed.ts';
+import { LISTEN_BACKLOG } from '../packages/server/src/listen-backlog.ts';
 import { seedCustomers } from './seed-customers.ts';
 import { collectGarbage, serveParent, tellParent } from './ipc.ts';
 import { benchServerConfig, percentile } from './lib.ts';
@@ -55,7 +56,7 @@ built.app.addHook('onResponse', async (request, reply) => {
   checkIns.ms.push(performance.now() - t0);
   if (reply.statusCode === 503) checkIns.shed++;
 });
-await built.app.listen({ port: 0, host: '127.0.0.1' });
+await built.app.listen({ port: 0, host: '127.0.0.1', backlog: LISTEN_BACKLOG });
 
 /** The embedded broker lets the server in with its own credential; the raw baseline uses it too. */
 const rawCredentials = config.MQTT_URL

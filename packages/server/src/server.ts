@@ -7,6 +7,7 @@ import { DEMO_USERS, seedDemo } from './db/seed.ts';
 import { createFromTemplate } from './db/pglite-template.ts';
 import { readRunningServer, writeServerLock } from './server-lock.ts';
 import { startDemo, type RunningDemo } from './modules/demo/demo.ts';
+import { LISTEN_BACKLOG } from './listen-backlog.ts';
 
 async function main() {
   let config;
@@ -49,7 +50,7 @@ async function main() {
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
-  await built.app.listen({ port: config.PORT, host: config.HOST });
+  await built.app.listen({ port: config.PORT, host: config.HOST, backlog: LISTEN_BACKLOG });
   const address = built.app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   if (onDisk) releaseLock = writeServerLock(paths.pglite, port, paths.root);

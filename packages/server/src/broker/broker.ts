@@ -12,6 +12,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { commandTopic, deviceIdOf, deviceIdOfEventTopic, eventTopic } from '@kisht/protocol/topics';
 import { dynamicSecurityAccounts, type DeviceAccounts } from './dynsec.ts';
 import { limitPacketSize } from './packet-size.ts';
+import { LISTEN_BACKLOG } from '../listen-backlog.ts';
 
 export interface BrokerStatus {
   ok: boolean;
@@ -274,7 +275,7 @@ export async function startBroker(options: BrokerOptions): Promise<Broker> {
   const tcp = net.createServer((socket) => aedes.handle(limitPacketSize(socket, MAX_PACKET_BYTES)));
   await new Promise<void>((resolve, reject) => {
     tcp.once('error', reject);
-    tcp.listen(options.port, options.host, () => {
+    tcp.listen({ port: options.port, host: options.host, backlog: LISTEN_BACKLOG }, () => {
       tcp.off('error', reject);
       resolve();
     });
