@@ -14,6 +14,7 @@ import { todayInIndia } from '@kisht/domain/format';
 import { withImeiCheckDigit } from '@kisht/domain/imei';
 import { startTestApp, RAVI, SUNITA, ARJUN, MEENA, type TestApp } from './harness.ts';
 import { deviceFixtures } from './device-fixtures.ts';
+import { runOperatorCommand } from '../src/modules/operator/operator.service.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'kisht-warranty-'));
 let t: TestApp;
@@ -411,5 +412,42 @@ describe("the customer's details", () => {
     expect(data.warranty[1]!.claims.map((c) => c.state)).toEqual(['intimated']);
     expect(data.antihacking.map((s) => s.id)).toEqual([code.json().data[0].id]);
     for (const token of [tokens.sunita, tokens.arjun, tokens.meena]) expect((await t.get(`/api/customer/plans?customer_id=${customer.id}`, { token })).statusCode).toBe(404);
+  });
+});
+
+describe("the operator's warranty rules", () => {
+  it('changes a plan for later sales only, refuses rules that break the plan checks, and audits the change', async () => {
+    const lines: string[] = [];
+    const run = (...args: string[]) => runOperatorCommand(t.db, args, (line) => lines.push(line));
+    const meenas = (await t.get('/api/customer/get_plans_warranty', { token: tokens.meena })).json().data as Plan[];
+    const meenasInsurance = meenas.find((p) => p.rules.cover_kind === 'insurance')!;
+    const meenasContract = meenas.find((p) => p.rules.cover_kind === 'service_contract')!;
+    const before = await sold(meenasInsurance, {}, tokens.meena);
+    expect(before.rules.waiting_days).toBeGreaterThan(0);
+
+    // Damage cover on a repair plan, a brand warranty past the term, unknown keys and bad values: refused, nothing changed.
+    expect(await run('warranty-rules', String(meenasContract.id), 'covers_accidental=on')).toBe(1);
+    expect(lines.pop()).toMatch(/break the plan's checks/);
+    expect(await run('warranty-rules', String(meenasContract.id), 'brand_warranty_months=60')).toBe(1);
+    expect(await run('warranty-rules', String(meenasContract.id), 'colour=red')).toBe(1);
+    expect(await run('warranty-rules', String(meenasInsurance.id), 'waiting_days=-1')).toBe(1);
+    expect(await run('warranty-rules', '999999', 'waiting_days=0')).toBe(1);
+    expect(((await t.get('/api/customer/get_plans_warranty', { token: tokens.meena })).json().data as Plan[]).find((p) => p.id === meenasContract.id)!.rules).toEqual(meenasContract.rules);
+
+    expect(await run('warranty-rules', String(meenasInsurance.id), 'waiting_days=0')).toBe(0);
+    // The earlier sale keeps its rules; a new one starts its cover at once and takes a claim the same day.
+    expect((await t.get(`/api/customer/extended_warranty/readById?sale_id=${before.id}`, { token: tokens.meena })).json().data.rules.waiting_days).toBe(before.rules.waiting_days);
+    const after = await sold(meenasInsurance, {}, tokens.meena);
+    expect(after.rules.waiting_days).toBe(0);
+    expect(after.cover_start).toBe(today);
+    const meenasClaim = async (sale: Sale) => t.post('/api/customer/extended_warranty/claims', {
+      sale_id: sale.id, imei: sale.imei, cause: 'accidental', description: 'Fell into a bucket of water.',
+      photo_ids: [(await photo(sale.id, tokens.meena)).json().data.photo_id as number],
+    }, { token: tokens.meena });
+    const raised = await meenasClaim(after);
+    expect(raised.statusCode, raised.body).toBe(200);
+    expect((await meenasClaim(before)).json().code).toBe('WARRANTY_NOT_IN_COVER');
+    const audited = (await t.db.query<{ targets: { plan_id: number; waiting_days: number } }>("SELECT targets FROM audit_log WHERE action = 'operator.warranty_rules'")).rows;
+    expect(audited.map((r) => r.targets)).toEqual([expect.objectContaining({ plan_id: meenasInsurance.id, waiting_days: 0 })]);
   });
 });

@@ -20,7 +20,7 @@ import { createDuesService } from '../dues/dues.service.ts';
 import { createAuditRepository } from '../audit/audit.repository.ts';
 import { createAuditService } from '../audit/audit.service.ts';
 
-export const OPERATOR_USAGE = 'commands: signups | approve <id> | reject <id> | access <mobile> key=0|1 ... | feature <org_id> <switch> on|off | dues [<org_id>] [YYYY-MM-DD] | device-policy <org_id> [offline_lock_days=N] [lock_on_sim_change=on|off] [auto_lock_days_overdue=N] [auto_unlock_when_paid=on|off] | keys <mobile> <product_type> <quantity> [transfer id] | upi <mobile> <vpa>|none | plans <org_id> | product <org_id> <product_type> <name...> | plan-add <org_id> <product_type> <validity_days> <price_rupees> <name...> | plan-set <plan_id> name=... validity_days=N price=RUPEES terms=... active=on|off | audit [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--org N] (CSV)';
+export const OPERATOR_USAGE = 'commands: signups | approve <id> | reject <id> | access <mobile> key=0|1 ... | feature <org_id> <switch> on|off | dues [<org_id>] [YYYY-MM-DD] | device-policy <org_id> [offline_lock_days=N] [lock_on_sim_change=on|off] [auto_lock_days_overdue=N] [auto_unlock_when_paid=on|off] | keys <mobile> <product_type> <quantity> [transfer id] | upi <mobile> <vpa>|none | plans <org_id> | product <org_id> <product_type> <name...> | plan-add <org_id> <product_type> <validity_days> <price_rupees> <name...> | plan-set <plan_id> name=... validity_days=N price=RUPEES terms=... active=on|off | warranty-rules <plan_id> purchase_window_days=N waiting_days=N term_months=N brand_warranty_months=N max_claims=N cover_limit_bps=N covers_defects=on|off covers_accidental=on|off covers_liquid=on|off | audit [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--org N] (CSV)';
 
 /**
  * Runs one operator command. On PostgreSQL the API nodes are told afterwards (the events channel, as a network
@@ -268,6 +268,46 @@ async function runCommand(db: Database, args: string[], print: (line: string) =>
       });
       if (!plan) return fail(print, `No plan ${planId}.`);
       print(`Plan ${planId} updated.`);
+      return 0;
+    }
+    case 'warranty-rules': {
+      // warranty-rules <plan_id> key=value ...: an extended-warranty plan's rules; sales keep the rules they were sold with.
+      const usage = 'usage: warranty-rules <plan_id> [purchase_window_days=0-365] [waiting_days=0-365] [term_months=1-120] [brand_warranty_months=0-60] [max_claims=1-20] [cover_limit_bps=1-10000] [covers_defects|covers_accidental|covers_liquid=on|off]';
+      const [id, ...pairs] = rest;
+      const planId = Number(id);
+      const numbers: Record<string, [number, number]> = {
+        purchase_window_days: [0, 365], waiting_days: [0, 365], term_months: [1, 120], brand_warranty_months: [0, 60], max_claims: [1, 20], cover_limit_bps: [1, 10_000],
+      };
+      const flags = ['covers_defects', 'covers_accidental', 'covers_liquid'];
+      const sets: string[] = [];
+      const values: unknown[] = [planId];
+      const changed: Record<string, number | boolean> = {};
+      for (const pair of pairs) {
+        const at = pair.indexOf('=');
+        const key = pair.slice(0, at);
+        const value = pair.slice(at + 1);
+        const range = numbers[key];
+        if (range && /^[0-9]{1,5}$/.test(value) && Number(value) >= range[0] && Number(value) <= range[1]) changed[key] = Number(value);
+        else if (flags.includes(key) && (value === 'on' || value === 'off')) changed[key] = value === 'on';
+        else return fail(print, usage);
+        sets.push(`${key} = $${values.push(changed[key])}`);
+      }
+      if (!Number.isInteger(planId) || planId < 1 || sets.length === 0) return fail(print, usage);
+      try {
+        const plan = await db.transaction(async (tx) => {
+          const row = (await tx.query<{ org_id: number }>(
+            `UPDATE warranty_rules r SET ${sets.join(', ')} FROM plans p WHERE r.plan_id = $1 AND p.id = r.plan_id RETURNING p.org_id`, values,
+          )).rows[0];
+          if (row) await audit.recordOperator('operator.warranty_rules', { orgId: row.org_id }, { plan_id: planId, ...changed }, tx);
+          return row;
+        });
+        if (!plan) return fail(print, `No extended-warranty plan ${planId}.`);
+      } catch (error) {
+        // The table's checks: damage cover only with an insurer, a defect cover that ends after the brand warranty.
+        if (isRefusedValue(error)) return fail(print, `Plan ${planId}: these rules break the plan's checks (accidental or liquid damage only for insurance; the brand warranty shorter than the term; something covered).`);
+        throw error;
+      }
+      print(`Plan ${planId}: rules updated.`);
       return 0;
     }
     case 'audit': {
