@@ -14,7 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { FAKE_KEY_ID, FAKE_KEY_SECRET, FAKE_WEBHOOK_SECRET } from '../../server/test/support/fake-razorpay.ts';
-import { addLongAntihackingSales, createHeldPayment, createLongData, LANGUAGES, MPIN, navigateInApp, RETAILER, settle, setPaymentGateway, signedInScreens, trackRequests, uploadPaymentQr, type Lng } from '../tests/console-screens.ts';
+import { addLongAntihackingSales, addLongWarrantySales, createHeldPayment, createLongData, LANGUAGES, MPIN, navigateInApp, RETAILER, settle, setPaymentGateway, signedInScreens, trackRequests, uploadPaymentQr, type Lng } from '../tests/console-screens.ts';
 import { en, latestOtp, text } from '../tests/fixtures.ts';
 
 const PORT = Number(process.env.SHOTS_PORT ?? 8198);
@@ -89,6 +89,8 @@ const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PAT
 try {
   const data = await createLongData(BASE);
   await addLongAntihackingSales(BASE, APP_SECRET, data);
+  const warranty = await addLongWarrantySales(BASE, APP_SECRET, data);
+  data.warranty = warranty;
   await createHeldPayment(BASE, APP_SECRET, GATEWAY_PORT, data.latin);
   const session = await signIn(browser);
   for (const lng of LANGS) {
@@ -120,6 +122,26 @@ try {
     await page.getByRole('button', { name: text(lng, 'nav.openMenu') }).click();
     await settle(page, loads);
     await shoot(page, folder, ++n, 'menu-drawer');
+    await page.keyboard.press('Escape');
+    // Extended warranty: the form with a plan's rules, and over a sale in cover the claim dialog and the image to save.
+    await navigateInApp(page, `/extended-warranty?customer_id=${data.tamil}`);
+    await settle(page, loads);
+    await page.getByLabel(text(lng, 'warranty.plan'), { exact: true }).selectOption(String(warranty.insurancePlan));
+    await shoot(page, folder, ++n, 'extended_warranty-rules');
+    await navigateInApp(page, `/extended-warranty?sale_id=${warranty.inCover}`);
+    await settle(page, loads);
+    await page.getByRole('button', { name: text(lng, 'warranty.claim.raise') }).click();
+    const claim = page.getByRole('dialog', { name: text(lng, 'warranty.claim.title') });
+    await claim.getByRole('button', { name: text(lng, 'warranty.claim.submit') }).click();
+    await settle(page, loads);
+    await closeToasts(page, lng);
+    await page.screenshot({ path: `${folder}/${String(++n).padStart(2, '0')}-extended_warranty-claim.png` });
+    await page.keyboard.press('Escape');
+    await page.evaluate(() => Object.defineProperty(navigator, 'share', { configurable: true, value: undefined }));
+    await page.getByRole('button', { name: text(lng, 'warranty.cert.share') }).click();
+    await page.getByRole('dialog', { name: text(lng, 'warranty.cert.saveTitle') }).waitFor();
+    await settle(page, loads);
+    await page.screenshot({ path: `${folder}/${String(++n).padStart(2, '0')}-extended_warranty-save-image.png` });
     await page.keyboard.press('Escape');
     // A receipt with the toast that follows a payment.
     await navigateInApp(page, `/view-emi-details/${data.latin}`);

@@ -35,6 +35,16 @@ export interface Data {
   member: number;
   /** The first anti-hacking plan of the basic tier (app type 8) and its product, for the anti-hacking screen's address. */
   antihackingPlan: { id: number; productId: number };
+  /** Extended warranties sold to the long-named customers (see addLongWarrantySales), once they are. */
+  warranty?: LongWarrantySales;
+}
+
+/** A warranty in cover (a service contract, Latin buyer) and a cancelled one (insurance, Tamil buyer, a long reason). */
+export interface LongWarrantySales {
+  inCover: number;
+  revoked: number;
+  /** The insurance plan, whose rules read longest under the dropdown. */
+  insurancePlan: number;
 }
 
 /**
@@ -55,9 +65,15 @@ export const EXAMPLES: Partial<Record<RouteName, (d: Data) => string[]>> = {
   apple_details: (d) => [`/apple-details?customer_id=${d.tamil}`],
   retailer_profile: (d) => ['/retailer-profile', `/retailer-profile?user_id=${d.member}`],
   // The loans list, and the anti-hacking plans sold (long Latin and Tamil buyers, one cancelled: see addLongAntihackingSales).
-  customer_list: () => ['/customers', '/customers?tab=antihacking'],
+  customer_list: () => ['/customers', '/customers?tab=antihacking', '/customers?tab=warranty'],
   // Any plan, and one tier with its plan preselected (the plan's terms show under the dropdown).
   antihacking: (d) => ['/antihacking', `/antihacking?app_type=8&plan_id=${d.antihackingPlan.id}&product_id=${d.antihackingPlan.productId}`],
+  // The sale form (empty, and filled in from the Tamil customer), and a sale in cover and a cancelled one with their certificates.
+  extended_warranty: (d) => [
+    '/extended-warranty',
+    `/extended-warranty?customer_id=${d.tamil}`,
+    ...(d.warranty ? [`/extended-warranty?sale_id=${d.warranty.inCover}`, `/extended-warranty?sale_id=${d.warranty.revoked}`] : []),
+  ],
   top_up_history: (d) => ['/top-up-history', `/top-up-history?user_id=${d.member}`],
 };
 
@@ -207,6 +223,36 @@ export async function addLongAntihackingSales(server: string, appSecret: string,
     const [tamil] = await sell(TAMIL_NAME, '+919811122277');
     await api.request('POST', '/api/customer/antihacking/revoke', { sale_id: tamil!.id, reason: 'வாடிக்கையாளர் தொலைபேசியைத் திருப்பிக் கொடுத்தார்; பணம் திருப்பித் தரப்பட்டது' });
     await sell(LATIN_NAME, '+919811122288');
+  } finally {
+    await api.signOut().catch(() => undefined);
+  }
+}
+
+/**
+ * Extended warranties sold by the retailer for the long-named customers' phones: the Latin customer's a service
+ * contract in cover on a phone of ₹9,87,654.32, the Tamil customer's an insurance plan in its waiting period, and a
+ * second Tamil one cancelled with a long reason. The demo seed gives the retailer no extended warranty keys: the
+ * operator tops up `keys` of type 5 first.
+ */
+export async function addLongWarrantySales(server: string, appSecret: string, data: Data, keys = 10): Promise<LongWarrantySales> {
+  await runOperator(server, appSecret, ['keys', `+91${RETAILER}`, '5', String(keys)]);
+  const api = new RetailerApi(server, 'warranty sales');
+  await api.signIn(`+91${RETAILER}`);
+  try {
+    const plans = await api.request<Array<{ id: number; rules: { cover_kind: string } }>>('GET', '/api/customer/get_plans_warranty');
+    const contract = plans.find((p) => p.rules.cover_kind === 'service_contract')!;
+    const insurance = plans.find((p) => p.rules.cover_kind === 'insurance')!;
+    const today = todayInIndia();
+    const sell = (plan: number, name: { first: string; last: string }, mobile: string, customerId: number) =>
+      api.request<{ id: number }>('POST', '/api/customer/extended_warranty', {
+        plan_id: plan, first_name: name.first, last_name: name.last, mobile, email: 'venkatasubramaniyan.chakravarthy@example.co.in', customer_id: customerId,
+        imei: randomImei(), brand: 'Samsung', model: 'Galaxy S25 Ultra Enterprise Edition 512GB Titanium', invoice_value_paise: 98_765_432, invoice_date: addDays(today, -3),
+      });
+    const revoked = await sell(insurance.id, TAMIL_NAME, '+919811122244', data.tamil);
+    await api.request('POST', '/api/customer/extended_warranty/revoke', { sale_id: revoked.id, reason: 'வாடிக்கையாளர் தொலைபேசியைத் திருப்பிக் கொடுத்தார்; பணம் முழுவதும் திருப்பித் தரப்பட்டது' });
+    await sell(insurance.id, TAMIL_NAME, '+919811122244', data.tamil);
+    const inCover = await sell(contract.id, LATIN_NAME, '+919811122233', data.latin);
+    return { inCover: inCover.id, revoked: revoked.id, insurancePlan: insurance.id };
   } finally {
     await api.signOut().catch(() => undefined);
   }

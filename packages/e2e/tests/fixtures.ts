@@ -42,18 +42,18 @@ export async function signInWithOtp(page: Page, request: APIRequestContext, tenD
   await page.getByRole('button', { name: en('auth.otp.verify') }).click();
 }
 
-/** Enters (or, the first time, sets) the MPIN 2580 when the console asks for it. */
-export async function passMpin(page: Page) {
+/** Enters (or, the first time, sets) the MPIN (2580 unless another journey set this retailer's own) when the console asks for it. */
+export async function passMpin(page: Page, mpin = '2580') {
   const set = page.getByRole('heading', { name: en('auth.mpin.setTitle') });
   const enter = page.getByRole('heading', { name: en('auth.mpin.enterTitle') });
   const inside = page.getByRole('button', { name: en('nav.openMenu') });
   await expect(set.or(enter).or(inside)).toBeVisible();
   if (await set.isVisible()) {
-    await page.getByLabel(en('auth.mpin.newLabel')).fill('2580');
-    await page.getByLabel(en('auth.mpin.confirmLabel')).fill('2580');
+    await page.getByLabel(en('auth.mpin.newLabel')).fill(mpin);
+    await page.getByLabel(en('auth.mpin.confirmLabel')).fill(mpin);
     await page.getByRole('button', { name: en('auth.mpin.save') }).click();
   } else if (await enter.isVisible()) {
-    await page.getByLabel(en('auth.mpin.label'), { exact: true }).fill('2580');
+    await page.getByLabel(en('auth.mpin.label'), { exact: true }).fill(mpin);
     await page.getByRole('button', { name: en('auth.mpin.verify') }).click();
   }
   await expect(inside).toBeVisible();

@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { ROUTES } from '../../console/src/shared/routes.ts';
-import { addLongAntihackingSales, createHeldPayment, createLongData, MPIN, RETAILER, TAMIL_NAME, settle, signedInScreens, trackRequests, navigateInApp, setPaymentGateway, uploadPaymentQr, LANGUAGES, type Data, type Lng } from './console-screens.ts';
+import { addLongAntihackingSales, addLongWarrantySales, createHeldPayment, createLongData, MPIN, RETAILER, TAMIL_NAME, settle, signedInScreens, trackRequests, navigateInApp, setPaymentGateway, uploadPaymentQr, LANGUAGES, type Data, type Lng } from './console-screens.ts';
 import { APP_SECRET, BASE_URL, GATEWAY_PORT } from '../playwright.config.ts';
 import { en, latestOtp, text } from './fixtures.ts';
 
@@ -174,6 +174,8 @@ test.beforeAll(async ({ browser }) => {
   data = await createLongData(BASE_URL);
   // Anti-hacking plans sold to the long-named buyers, one cancelled, in the customer list's anti-hacking list.
   await addLongAntihackingSales(BASE_URL, APP_SECRET, data);
+  // Extended warranties for the long-named customers: one in cover, one waiting, one cancelled.
+  data.warranty = await addLongWarrantySales(BASE_URL, APP_SECRET, data);
   // A gateway payment held for review (another amount paid than the order's), on the payments screen.
   await createHeldPayment(BASE_URL, APP_SECRET, GATEWAY_PORT, data.latin);
 
@@ -293,6 +295,38 @@ test(`every screen fits a 320 and 360 px phone in ${chosen.join(' ')}`, async ({
     await expect(page.getByRole('dialog', { name: say(lng, 'antihacking.revoke.title') })).toBeVisible();
     await settle(page, loads);
     await checker.check('antihacking: cancel plan');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toBeHidden();
+
+    // Extended warranty: the sale form for the Tamil customer with the insurance plan's rules under the dropdown;
+    // over a sale in cover, the raise-claim dialog with its required fields marked, the cancel question, and the
+    // certificate image offered to download (this browser has no share sheet).
+    const warranty = data.warranty!;
+    await navigateInApp(page, `/extended-warranty?customer_id=${data.tamil}`);
+    await settle(page, loads);
+    await page.getByLabel(say(lng, 'warranty.plan'), { exact: true }).selectOption(String(warranty.insurancePlan));
+    await settle(page, loads);
+    await checker.check('extended_warranty: plan rules');
+    await navigateInApp(page, `/extended-warranty?sale_id=${warranty.inCover}`);
+    await settle(page, loads);
+    await page.getByRole('button', { name: say(lng, 'warranty.claim.raise') }).click();
+    const claim = page.getByRole('dialog', { name: say(lng, 'warranty.claim.title') });
+    await claim.getByRole('button', { name: say(lng, 'warranty.claim.submit') }).click();
+    await expect(claim.getByText(say(lng, 'warranty.claim.photosRequired'))).toBeVisible();
+    await settle(page, loads);
+    await checker.check('extended_warranty: raise claim');
+    await page.keyboard.press('Escape');
+    await expect(claim).toBeHidden();
+    await page.getByRole('button', { name: say(lng, 'warranty.revoke.button') }).click();
+    await expect(page.getByRole('dialog', { name: say(lng, 'warranty.revoke.title') })).toBeVisible();
+    await settle(page, loads);
+    await checker.check('extended_warranty: cancel plan');
+    await page.keyboard.press('Escape');
+    await page.evaluate(() => Object.defineProperty(navigator, 'share', { configurable: true, value: undefined }));
+    await page.getByRole('button', { name: say(lng, 'warranty.cert.share') }).click();
+    await expect(page.getByRole('dialog', { name: say(lng, 'warranty.cert.saveTitle') })).toBeVisible();
+    await settle(page, loads);
+    await checker.check('extended_warranty: save certificate image');
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toBeHidden();
 

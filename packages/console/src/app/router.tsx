@@ -100,13 +100,13 @@ export function createAppRouter(store: AppStore) {
             {
               path: ROUTES.customer_list,
               handle: handle('customer_list', 'skeleton'),
-              // Loan customers, and the anti-hacking plans sold as its second list (app/customer-list-route.tsx composes the two features).
+              // Loan customers, and the anti-hacking plans and extended warranties sold as its other lists (app/customer-list-route.tsx composes the features).
               lazy: async () => ({ Component: (await import('./customer-list-route.tsx')).CustomerListRoute }),
             },
             {
               path: ROUTES.customer_details,
               handle: handle('customer_details', 'skeleton'),
-              // Customer details with the device channel's sections (app/customer-details-route.tsx composes the two features).
+              // Customer details with the device channel's sections and the plans sold (app/customer-details-route.tsx composes the features).
               lazy: async () => ({ Component: (await import('./customer-details-route.tsx')).CustomerDetailsRoute }),
             },
             {
@@ -251,6 +251,11 @@ export function createAppRouter(store: AppStore) {
               path: ROUTES.antihacking,
               handle: handle('antihacking'),
               lazy: async () => ({ Component: (await import('../features/antihacking/components/antihacking-screen.tsx')).AntihackingScreen }),
+            },
+            {
+              path: ROUTES.extended_warranty,
+              handle: handle('extended_warranty'),
+              lazy: async () => ({ Component: (await import('../features/warranty/components/warranty-screen.tsx')).WarrantyScreen }),
             },
             { path: '*', Component: NotFoundScreen },
           ],

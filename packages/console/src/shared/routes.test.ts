@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { antihackingPath, customerListPath, customerNavigatePath, customerPath, emmQrPath, parseCustomerId, receiptPath, ROUTES, safeNextPath } from './routes.ts';
+import { antihackingPath, customerListPath, warrantyPath, customerNavigatePath, customerPath, emmQrPath, parseCustomerId, receiptPath, ROUTES, safeNextPath } from './routes.ts';
 
 describe('routes', () => {
   it('uses the specification route names', () => {
@@ -28,10 +28,14 @@ describe('customer addresses', () => {
   it('names the customer list\'s anti-hacking list in the query, the loans list by the plain path', () => {
     expect(customerListPath()).toBe('/customers');
     expect(customerListPath('antihacking')).toBe('/customers?tab=antihacking');
+    expect(customerListPath('warranty')).toBe('/customers?tab=warranty');
   });
 
   it('opens the anti-hacking screen on a tier, a product and a plan', () => {
     expect(antihackingPath()).toBe('/antihacking');
+    expect(warrantyPath()).toBe('/extended-warranty');
+    expect(warrantyPath({ customerId: 12 })).toBe('/extended-warranty?customer_id=12');
+    expect(warrantyPath({ saleId: 7, customerId: 12 })).toBe('/extended-warranty?sale_id=7');
     expect(antihackingPath({ appType: 12, productId: 40 })).toBe('/antihacking?app_type=12&product_id=40');
     expect(antihackingPath({ appType: 8, planId: 3, productId: 9 })).toBe('/antihacking?app_type=8&plan_id=3&product_id=9');
   });

@@ -40,10 +40,10 @@ export const ROUTES = {
   retailer_payment_qr: '/retailer-payment-qr',
   payment_gateway: '/payment-gateway',
   antihacking: '/antihacking',
+  extended_warranty: '/extended-warranty',
   // Not registered yet (their screens come with later issues).
   send_advertisement: '/send-advertisement',
   anti_theft: '/anti-theft',
-  extended_warranty: '/extended-warranty',
   familycare: '/familycare',
 } as const;
 
@@ -72,8 +72,8 @@ export function appleDetailsPath(customerId: number | string): string {
   return `${ROUTES.apple_details}?customer_id=${encodeURIComponent(String(customerId))}`;
 }
 
-/** The customer list's two lists (loan customers, anti-hacking plans sold), named by its `tab` query parameter. */
-export const CUSTOMER_LIST_TABS = ['loans', 'antihacking'] as const;
+/** The customer list's lists (loan customers, anti-hacking plans sold, extended warranties sold), named by its `tab` query parameter. */
+export const CUSTOMER_LIST_TABS = ['loans', 'antihacking', 'warranty'] as const;
 export type CustomerListTab = (typeof CUSTOMER_LIST_TABS)[number];
 
 /** The customer list on one of its lists: /customers, or /customers?tab=antihacking. */
@@ -89,6 +89,16 @@ export function antihackingPath(query: { appType?: number; productId?: number; p
   if (query.productId !== undefined) params.set('product_id', String(query.productId));
   const search = params.toString();
   return search ? `${ROUTES.antihacking}?${search}` : ROUTES.antihacking;
+}
+
+/**
+ * The extended warranty screen: the sale form (for a financed customer's phone with customer_id, its fields filled
+ * from the customer), or one sale with its certificate and claims (sale_id).
+ */
+export function warrantyPath(query: { customerId?: number; saleId?: number } = {}): string {
+  if (query.saleId !== undefined) return `${ROUTES.extended_warranty}?sale_id=${encodeURIComponent(String(query.saleId))}`;
+  if (query.customerId !== undefined) return `${ROUTES.extended_warranty}?customer_id=${encodeURIComponent(String(query.customerId))}`;
+  return ROUTES.extended_warranty;
 }
 
 /** A customer's EMI screen with one payment's receipt open, named by its receipt number (a gateway order or a confirmed claim knows only that). */

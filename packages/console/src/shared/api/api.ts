@@ -43,6 +43,7 @@ export const TAG_TYPES = [
   'PaymentOrders',
   'PaymentClaims',
   'Antihacking',
+  'Warranty',
 ] as const;
 export type ApiTagType = (typeof TAG_TYPES)[number];
 

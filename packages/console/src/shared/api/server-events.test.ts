@@ -40,13 +40,17 @@ describe('tagsForEvent', () => {
     expect(tagsForEvent({ type: 'antihacking' })).toEqual(['Antihacking']);
   });
 
+  it('a warranty sold or revoked, or a claim raised or moved, refreshes the warranty screens', () => {
+    expect(tagsForEvent({ type: 'warranty' })).toEqual(['Warranty']);
+  });
+
   it('after a gap every kind of tag an event names is read again', () => {
     const named = new Set(
       [
         tagsForEvent({ type: 'customer', customer_ids: [1] }), tagsForEvent({ type: 'device_command', customer_ids: [1] }), tagsForEvent({ type: 'schedule', customer_ids: [1] }),
         tagsForEvent({ type: 'emi', customer_ids: [1] }), tagsForEvent({ type: 'sim_change', customer_ids: [1] }), tagsForEvent({ type: 'batch', id: 'x' }), tagsForEvent({ type: 'dues' }),
         tagsForEvent({ type: 'network' }), tagsForEvent({ type: 'payment', customer_ids: [1] }), tagsForEvent({ type: 'payment_claim', customer_ids: [1] }),
-        tagsForEvent({ type: 'antihacking' }),
+        tagsForEvent({ type: 'antihacking' }), tagsForEvent({ type: 'warranty' }),
       ].flat().map((tag) => (typeof tag === 'string' ? tag : tag.type)),
     );
     for (const type of named) expect(TAGS_AFTER_GAP).toContain(type);

@@ -52,6 +52,9 @@ export function tagsForEvent(event: StreamEvent): CacheTag[] {
     case 'antihacking':
       // A sale added, activated on the buyer's phone or revoked: the sales list and its code states.
       return ['Antihacking'];
+    case 'warranty':
+      // A warranty sold or revoked, or one of its claims raised or moved: the sales, their claims and certificates.
+      return ['Warranty'];
     case 'payment_claim':
       // A new claim or a decision: the event does not say which, so a confirmed claim's payment is read again too.
       return tagsAfterClaim(event.customer_ids, true);
@@ -63,7 +66,7 @@ export function tagsForEvent(event: StreamEvent): CacheTag[] {
 /** Everything the stream covers, read again after a gap in which changes may have been missed. */
 export const TAGS_AFTER_GAP: CacheTag[] = [
   'Customer', 'CustomerList', 'Emi', 'Payments', 'Upcoming', 'Dashboard', 'Outstanding', 'Device', 'DeviceSchedule', 'SimChanges', 'Batch',
-  'Access', 'Network', 'KeyHistory', 'Balance', 'PaymentOrders', 'PaymentClaims', 'Antihacking',
+  'Access', 'Network', 'KeyHistory', 'Balance', 'PaymentOrders', 'PaymentClaims', 'Antihacking', 'Warranty',
 ];
 
 export interface SseMessage {

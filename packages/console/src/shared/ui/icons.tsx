@@ -92,3 +92,10 @@ export const WalletIcon = () => (
     <path {...stroke} d="M3 10h18M16 15h2M6 6l9-3 1 3" />
   </Icon>
 );
+/** A phone with a check mark: a plan that looks after the phone (extended warranty). */
+export const WarrantyIcon = () => (
+  <Icon>
+    <rect {...stroke} x="5" y="2.5" width="11" height="19" rx="2" />
+    <path {...stroke} d="M9 18.5h3M14 12.5l2.5 2.5 4.5-5" />
+  </Icon>
+);

@@ -1,6 +1,7 @@
 /**
  * One customer: profile, device, loan, status, EMI summary, documents and the edit menu (skeletons while
- * loading). The device channel's sections fill the DeviceSection slot, collecting by UPI the PaymentSection slot (composed in src/app).
+ * loading). The device channel's sections fill the DeviceSection slot, collecting by UPI the PaymentSection slot,
+ * the plans sold for the customer's phone the PlansSection slot (composed in src/app).
  */
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -29,6 +30,7 @@ import { selectFeatures } from '../../../shared/config/config-api.ts';
 import { useAppSelector } from '../../../shared/state/hooks.ts';
 import type { CustomerDeviceSection } from '../../../shared/customers/device-section.ts';
 import type { CustomerPaymentSection } from '../../../shared/customers/payment-section.ts';
+import type { CustomerPlansSection } from '../../../shared/customers/plans-section.ts';
 import { EditMenuDialog } from './edit-menu-dialog.tsx';
 import { DetailsEditDialog, ImeiEditDialog } from './customer-edit-dialogs.tsx';
 import { customerPlan, planYearsLeft } from '../hooks/plan-validity.ts';
@@ -76,7 +78,15 @@ function EmiSummaryCard({ customerId }: { customerId: number }) {
   );
 }
 
-export function CustomerDetailsScreen({ DeviceSection, PaymentSection }: { DeviceSection?: CustomerDeviceSection; PaymentSection?: CustomerPaymentSection }) {
+export function CustomerDetailsScreen({
+  DeviceSection,
+  PaymentSection,
+  PlansSection,
+}: {
+  DeviceSection?: CustomerDeviceSection;
+  PaymentSection?: CustomerPaymentSection;
+  PlansSection?: CustomerPlansSection;
+}) {
   const { t } = useTranslation();
   const customerId = parseCustomerId(useParams().customer_id);
   const { data: profile, isLoading, isError, error, refetch } = useGetCustomerProfileQuery(customerId ?? 0, { skip: customerId === null });
@@ -206,6 +216,8 @@ export function CustomerDetailsScreen({ DeviceSection, PaymentSection }: { Devic
           ]}
         />
       </section>
+
+      {PlansSection ? <PlansSection customerId={customerId} profile={profile} /> : null}
 
       <section className="card" aria-labelledby="documents-title">
         <h2 id="documents-title">{t('customerDetails.documents')}</h2>

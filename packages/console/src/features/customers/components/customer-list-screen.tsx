@@ -1,8 +1,8 @@
 /**
  * The customer list: status and lock filters, a debounced search (name, mobile or IMEI), infinite
  * scroll 20 at a time, skeletons while loading, and the scroll position kept for coming back. A switch
- * at the top (kept in the address's `tab`) shows the anti-hacking plans sold instead, a list the route
- * gives (app/customer-list-route.tsx: features do not import each other).
+ * at the top (kept in the address's `tab`) shows the anti-hacking plans or the extended warranties sold
+ * instead, lists the route gives (app/customer-list-route.tsx: features do not import each other).
  */
 import { useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -105,13 +105,21 @@ function CustomerRow({ customer, onOpen }: { customer: CustomerListItem; onOpen:
   );
 }
 
-const TAB_LABEL_KEYS: Record<CustomerListTab, string> = { loans: 'antihacking.list.loans', antihacking: 'antihacking.list.sales' };
+const TAB_LABEL_KEYS: Record<CustomerListTab, string> = { loans: 'antihacking.list.loans', antihacking: 'antihacking.list.sales', warranty: 'warranty.list.tab' };
 
-/** AntihackingList: the anti-hacking plans sold, given by the route; without it the screen is the loans list alone. */
-export function CustomerListScreen({ AntihackingList }: { AntihackingList?: ComponentType }) {
+/**
+ * AntihackingList, WarrantyList: the anti-hacking plans and the extended warranties sold, given by the route; without
+ * them the screen is the loans list alone.
+ */
+export function CustomerListScreen({ AntihackingList, WarrantyList }: { AntihackingList?: ComponentType; WarrantyList?: ComponentType }) {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
-  const tab: CustomerListTab = AntihackingList && params.get('tab') === 'antihacking' ? 'antihacking' : 'loans';
+  const lists: Partial<Record<CustomerListTab, ComponentType>> = { antihacking: AntihackingList, warranty: WarrantyList };
+  const tabs = CUSTOMER_LIST_TABS.filter((each) => each === 'loans' || lists[each]);
+  const requested = params.get('tab');
+  const tab: CustomerListTab = tabs.find((each) => each !== 'loans' && each === requested) ?? 'loans';
+  const Other = tab === 'loans' ? undefined : lists[tab];
+  const switchable = tabs.length > 1;
   return (
     <Page
       title={t('customers.title')}
@@ -123,9 +131,9 @@ export function CustomerListScreen({ AntihackingList }: { AntihackingList?: Comp
         ) : undefined
       }
     >
-      {AntihackingList ? (
+      {switchable ? (
         <div className="tabs list-switch" role="tablist" aria-label={t('antihacking.list.tabs')}>
-          {CUSTOMER_LIST_TABS.map((each) => (
+          {tabs.map((each) => (
             <button
               key={each}
               type="button"
@@ -142,8 +150,8 @@ export function CustomerListScreen({ AntihackingList }: { AntihackingList?: Comp
           ))}
         </div>
       ) : null}
-      <div id="customer-list-panel" role={AntihackingList ? 'tabpanel' : undefined} aria-labelledby={AntihackingList ? `customer-list-tab-${tab}` : undefined}>
-        {tab === 'antihacking' && AntihackingList ? <AntihackingList /> : <LoanCustomerList />}
+      <div id="customer-list-panel" role={switchable ? 'tabpanel' : undefined} aria-labelledby={switchable ? `customer-list-tab-${tab}` : undefined}>
+        {Other ? <Other /> : <LoanCustomerList />}
       </div>
     </Page>
   );

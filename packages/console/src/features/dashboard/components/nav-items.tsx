@@ -17,6 +17,7 @@ import {
   TagIcon,
   UsersIcon,
   WalletIcon,
+  WarrantyIcon,
 } from '../../../shared/ui/icons.tsx';
 import { ROUTES } from '../../../shared/routes.ts';
 
@@ -25,6 +26,7 @@ export const NAV_ITEMS: { to: string; label: string; icon: ReactNode; quick?: bo
   { to: ROUTES.customer_list, label: 'nav.customers', icon: <UsersIcon />, quick: true },
   { to: ROUTES.add_customer, label: 'nav.addCustomer', icon: <AddUserIcon />, quick: true },
   { to: ROUTES.antihacking, label: 'antihacking.nav', icon: <ShieldIcon />, quick: true },
+  { to: ROUTES.extended_warranty, label: 'warranty.nav', icon: <WarrantyIcon />, quick: true },
   { to: ROUTES.up_coming_emi, label: 'nav.upcomingEmi', icon: <CalendarIcon />, quick: true },
   { to: ROUTES.multiple_lock_unlock, label: 'bulkLock.title', icon: <LockIcon />, quick: true },
   { to: ROUTES.retailer_list, label: 'nav.network', icon: <UsersIcon /> },

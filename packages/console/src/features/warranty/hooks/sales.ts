@@ -1,0 +1,56 @@
+/** The extended warranties sold, as a list: its filters as the API's query, and how each cover state reads. */
+import { WARRANTY_STATES, type WarrantyListQuery, type WarrantySale, type WarrantyState } from '@kisht/contract/warranty';
+
+/** The list's query without the page: equal filters give equal keys, so loaded pages are found again. */
+export type SalesListArg = Pick<WarrantyListQuery, 'search' | 'state'>;
+
+export type StateFilter = WarrantyState | 'all';
+export const STATE_FILTERS: readonly StateFilter[] = ['all', 'in_cover', 'waiting', 'expired', 'revoked'];
+
+/** The server accepts a search (name, mobile or its last digits, IMEI, certificate number) of up to 60 characters. */
+export const SEARCH_MAX_LENGTH = 60;
+
+export function salesListArg(search: string, state: StateFilter): SalesListArg {
+  const arg: SalesListArg = {};
+  const text = search.trim().replace(/\s+/g, ' ').slice(0, SEARCH_MAX_LENGTH);
+  if (text) arg.search = text;
+  if (state !== 'all') arg.state = state;
+  return arg;
+}
+
+export function isStateFilter(value: string | null): value is StateFilter {
+  return value !== null && (STATE_FILTERS as readonly string[]).includes(value);
+}
+
+export const SALE_STATE_LABEL_KEYS: Record<WarrantyState, string> = {
+  waiting: 'warranty.state.waiting',
+  in_cover: 'warranty.state.in_cover',
+  expired: 'warranty.state.expired',
+  revoked: 'warranty.state.revoked',
+};
+
+export type SaleTone = 'info' | 'success' | 'warning' | 'danger';
+export const SALE_STATE_TONE: Record<WarrantyState, SaleTone> = { waiting: 'info', in_cover: 'success', expired: 'warning', revoked: 'danger' };
+
+/** Every state has a label (a state the server adds later still shows, as it came). */
+export const KNOWN_STATES: readonly WarrantyState[] = WARRANTY_STATES;
+
+/** A sale can be cancelled while its cover has not ended (waiting or in cover). */
+export const canRevoke = (sale: Pick<WarrantySale, 'state'>) => sale.state === 'waiting' || sale.state === 'in_cover';
+
+/** A claim can be raised while the plan covers the phone; the server checks the rest (IMEI, cause, claims left). */
+export const canClaim = (sale: Pick<WarrantySale, 'state'>) => sale.state === 'in_cover';
+
+/** The row's date line: when the cover starts, ends, ended or was cancelled, as a translation key and its date. */
+export function saleDateLine(sale: Pick<WarrantySale, 'state' | 'cover_start' | 'cover_end' | 'revoked_at'>): { key: string; date: string } {
+  switch (sale.state) {
+    case 'revoked':
+      return { key: 'warranty.list.cancelledOn', date: sale.revoked_at ?? sale.cover_end };
+    case 'expired':
+      return { key: 'warranty.list.expiredOn', date: sale.cover_end };
+    case 'waiting':
+      return { key: 'warranty.list.startsOn', date: sale.cover_start };
+    default:
+      return { key: 'warranty.list.coveredUntil', date: sale.cover_end };
+  }
+}
