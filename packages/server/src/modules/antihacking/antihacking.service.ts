@@ -67,7 +67,7 @@ export function createAntihackingService(deps: AntihackingServiceDeps) {
               app_type: plan.app_type, plan_name: plan.name, price_paise: plan.price_paise, first_name: body.firstName.trim(), last_name: body.lastName.trim(),
               email: body.email?.trim() || null, mobile: body.mobile, code, validity_days: plan.validity_days ?? 365,
             }, tx);
-            const keysLeft = await licenses.consumeForSale(caller.userId, plan.plan_type, saleId, tx);
+            const keysLeft = await licenses.consumeForSale(caller.userId, plan.plan_type, { kind: 'antihacking', id: saleId }, tx);
             if (keysLeft === null) throw new AppError('NO_LICENSE_KEY');
             return { id: saleId, left: keysLeft };
           });
@@ -102,7 +102,7 @@ export function createAntihackingService(deps: AntihackingServiceDeps) {
       const released = await db.transaction(async (tx) => {
         const revoked = await sales.revoke(row.id, caller.userId, reason.trim(), tx);
         if (!revoked || revoked.activated) return null;
-        return licenses.releaseSale(row.id, tx);
+        return licenses.releaseSale({ kind: 'antihacking', id: row.id }, tx);
       });
       told(row);
       if (released) deps.notify?.({ type: 'network', user_ids: [released.userId] });

@@ -1,6 +1,14 @@
 /** License keys: balances per retailer and product type, and their append-only history. */
 import type { Queryable } from '../../db/database.ts';
 
+/** The key ledger's column naming each kind of add-on plan sale (fixed names, never input). */
+const SALE_COLUMN = { antihacking: 'antihacking_sale_id', warranty: 'warranty_sale_id' } as const;
+/** An add-on plan sale that took (or gives back) a key. */
+export interface PlanSale {
+  kind: keyof typeof SALE_COLUMN;
+  id: number;
+}
+
 export function createLicensesRepository(db: Queryable) {
   return {
     /**
@@ -37,57 +45,34 @@ export function createLicensesRepository(db: Queryable) {
       return { userId: taken.user_id, productType: taken.product_type, balance };
     },
     /** Takes one key for an add-on plan sale in the caller's transaction; null when none is left. */
-    async consumeForSale(userId: number, productType: number, saleId: number, q: Queryable): Promise<number | null> {
+    async consumeForSale(userId: number, productType: number, sale: PlanSale, q: Queryable): Promise<number | null> {
       const res = await q.query<{ balance: number }>(
         'UPDATE license_balances SET balance = balance - 1 WHERE user_id = $1 AND product_type = $2 AND balance > 0 RETURNING balance',
         [userId, productType],
       );
       const left = res.rows[0]?.balance;
       if (left === undefined) return null;
-      await q.query(`INSERT INTO license_ledger (user_id, product_type, change, reason, antihacking_sale_id, balance_after) VALUES ($1, $2, -1, 'plan_sale', $3, $4)`, [userId, productType, saleId, left]);
+      await q.query(`INSERT INTO license_ledger (user_id, product_type, change, reason, ${SALE_COLUMN[sale.kind]}, balance_after) VALUES ($1, $2, -1, 'plan_sale', $3, $4)`, [userId, productType, sale.id, left]);
       return left;
     },
-    /** Gives back the key a sale used (a sale revoked before the phone activated it); null when it was given back already. */
-    async releaseSale(saleId: number, q: Queryable): Promise<{ userId: number; balance: number } | null> {
+    /**
+     * Gives back the key a sale used (an anti-hacking sale revoked before the phone activated it, a warranty revoked
+     * before any claim); null when it was given back already.
+     */
+    async releaseSale(sale: PlanSale, q: Queryable): Promise<{ userId: number; balance: number } | null> {
+      const column = SALE_COLUMN[sale.kind];
       const taken = (await q.query<{ user_id: number; product_type: number }>(
-        `SELECT user_id, product_type FROM license_ledger WHERE antihacking_sale_id = $1 AND reason = 'plan_sale'
-            AND NOT EXISTS (SELECT 1 FROM license_ledger r WHERE r.antihacking_sale_id = $1 AND r.reason = 'plan_sale_released')`,
-        [saleId],
+        `SELECT user_id, product_type FROM license_ledger WHERE ${column} = $1 AND reason = 'plan_sale'
+            AND NOT EXISTS (SELECT 1 FROM license_ledger r WHERE r.${column} = $1 AND r.reason = 'plan_sale_released')`,
+        [sale.id],
       )).rows[0];
       if (!taken) return null;
       const res = await q.query<{ balance: number }>(
         'UPDATE license_balances SET balance = balance + 1 WHERE user_id = $1 AND product_type = $2 RETURNING balance', [taken.user_id, taken.product_type],
       );
       const balance = res.rows[0]!.balance;
-      await q.query(`INSERT INTO license_ledger (user_id, product_type, change, reason, antihacking_sale_id, balance_after) VALUES ($1, $2, 1, 'plan_sale_released', $3, $4)`,
-        [taken.user_id, taken.product_type, saleId, balance]);
-      return { userId: taken.user_id, balance };
-    },
-    /** Takes one extended warranty key for a sale in the caller's transaction; null when none is left. */
-    async consumeForWarrantySale(userId: number, productType: number, saleId: number, q: Queryable): Promise<number | null> {
-      const res = await q.query<{ balance: number }>(
-        'UPDATE license_balances SET balance = balance - 1 WHERE user_id = $1 AND product_type = $2 AND balance > 0 RETURNING balance',
-        [userId, productType],
-      );
-      const left = res.rows[0]?.balance;
-      if (left === undefined) return null;
-      await q.query(`INSERT INTO license_ledger (user_id, product_type, change, reason, warranty_sale_id, balance_after) VALUES ($1, $2, -1, 'plan_sale', $3, $4)`, [userId, productType, saleId, left]);
-      return left;
-    },
-    /** Gives back the key a warranty sale used (revoked before any claim); null when it was given back already. */
-    async releaseWarrantySale(saleId: number, q: Queryable): Promise<{ userId: number; balance: number } | null> {
-      const taken = (await q.query<{ user_id: number; product_type: number }>(
-        `SELECT user_id, product_type FROM license_ledger WHERE warranty_sale_id = $1 AND reason = 'plan_sale'
-            AND NOT EXISTS (SELECT 1 FROM license_ledger r WHERE r.warranty_sale_id = $1 AND r.reason = 'plan_sale_released')`,
-        [saleId],
-      )).rows[0];
-      if (!taken) return null;
-      const res = await q.query<{ balance: number }>(
-        'UPDATE license_balances SET balance = balance + 1 WHERE user_id = $1 AND product_type = $2 RETURNING balance', [taken.user_id, taken.product_type],
-      );
-      const balance = res.rows[0]!.balance;
-      await q.query(`INSERT INTO license_ledger (user_id, product_type, change, reason, warranty_sale_id, balance_after) VALUES ($1, $2, 1, 'plan_sale_released', $3, $4)`,
-        [taken.user_id, taken.product_type, saleId, balance]);
+      await q.query(`INSERT INTO license_ledger (user_id, product_type, change, reason, ${column}, balance_after) VALUES ($1, $2, 1, 'plan_sale_released', $3, $4)`,
+        [taken.user_id, taken.product_type, sale.id, balance]);
       return { userId: taken.user_id, balance };
     },
     async grant(userId: number, productType: number, count: number, reason: string, q: Queryable = db): Promise<number> {

@@ -118,7 +118,7 @@ export function createWarrantyService(deps: WarrantyServiceDeps) {
               invoice_value_paise: body.invoice_value_paise, invoice_date: body.invoice_date, sale_date: saleDate, certificate_no: certificate,
               cover_start: cover.start, cover_end: cover.end,
             }, tx);
-            const keysLeft = await licenses.consumeForWarrantySale(caller.userId, PRODUCT_TYPE.EXTENDED_WARRANTY, saleId, tx);
+            const keysLeft = await licenses.consumeForSale(caller.userId, PRODUCT_TYPE.EXTENDED_WARRANTY, { kind: 'warranty', id: saleId }, tx);
             if (keysLeft === null) throw new AppError('NO_LICENSE_KEY');
             return { id: saleId, left: keysLeft };
           });
@@ -155,7 +155,7 @@ export function createWarrantyService(deps: WarrantyServiceDeps) {
       const released = await db.transaction(async (tx) => {
         const before = await sales.lockSale(row.id, tx);
         if (!(await sales.revoke(row.id, caller.userId, reason.trim(), tx)) || before.claims_ever > 0) return null;
-        return licenses.releaseWarrantySale(row.id, tx);
+        return licenses.releaseSale({ kind: 'warranty', id: row.id }, tx);
       });
       told(row);
       if (released) deps.notify?.({ type: 'network', user_ids: [released.userId] });
