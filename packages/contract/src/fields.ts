@@ -12,6 +12,9 @@ export const INT4_MIN = -2_147_483_648;
 /** A row id (customers, plans, instalments, payments ...). */
 export const Id = Type.Integer({ minimum: 1, maximum: INT4_MAX });
 
+/** Text that must say something: spaces alone are refused by validation (400), not stored trimmed to nothing. */
+export const NOT_BLANK = '\\S';
+
 /** A page number of a list: far beyond any real list, small enough that (page - 1) * limit stays an int4. */
 export const Page = Type.Integer({ minimum: 1, maximum: 100_000, default: 1 });
 
@@ -23,7 +26,7 @@ export const Page = Type.Integer({ minimum: 1, maximum: 100_000, default: 1 });
 export const MULTILINE = Symbol.for('kisht.multiline-text');
 
 /** Free text that may span lines; other control characters are still refused. */
-export function MultilineText(options: { minLength?: number; maxLength: number; description?: string }): TString {
+export function MultilineText(options: { minLength?: number; maxLength: number; description?: string; pattern?: string }): TString {
   const schema = Type.String(options);
   (schema as unknown as Record<symbol, boolean>)[MULTILINE] = true;
   return schema;

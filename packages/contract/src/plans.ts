@@ -2,7 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { Nullable } from './envelope.ts';
 import { Mobile } from './auth.ts';
-import { Id, Page } from './fields.ts';
+import { Id, NOT_BLANK, Page } from './fields.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 60 });
 
@@ -79,7 +79,7 @@ export type AntihackingListQuery = Static<typeof AntihackingListQuery>;
 export const AntihackingPage = Type.Object({ total: Type.Integer(), page: Type.Integer(), limit: Type.Integer(), items: Type.Array(AntihackingSale) });
 export type AntihackingPage = Static<typeof AntihackingPage>;
 
-export const RevokeAntihackingBody = Type.Object({ sale_id: Id, reason: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
+export const RevokeAntihackingBody = Type.Object({ sale_id: Id, reason: Type.String({ minLength: 1, maxLength: 200, pattern: NOT_BLANK }) }, { additionalProperties: false });
 export type RevokeAntihackingBody = Static<typeof RevokeAntihackingBody>;
 
 /**

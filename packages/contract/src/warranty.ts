@@ -10,10 +10,10 @@ import {
 import { Nullable } from './envelope.ts';
 import { Mobile } from './auth.ts';
 import { IsoDate } from './customers.ts';
-import { Id, MultilineText, Page } from './fields.ts';
+import { Id, MultilineText, NOT_BLANK, Page } from './fields.ts';
 import { AntihackingSale, KindPlan } from './plans.ts';
 
-const Name = Type.String({ minLength: 1, maxLength: 60 });
+const Name = Type.String({ minLength: 1, maxLength: 60, pattern: NOT_BLANK });
 const Imei = Type.String({ pattern: '^[0-9]{15}$', description: '15 digits; the last is the Luhn check digit' });
 const enumOf = <T extends string>(values: readonly T[]) => Type.Unsafe<T>({ type: 'string', enum: [...values] });
 
@@ -54,8 +54,8 @@ export const SellWarrantyBody = Type.Object(
     /** A financed customer of your network whose phone this is (optional). */
     customer_id: Type.Optional(Id),
     imei: Imei,
-    brand: Type.String({ minLength: 1, maxLength: 60 }),
-    model: Type.String({ minLength: 1, maxLength: 60 }),
+    brand: Name,
+    model: Name,
     invoice_value_paise: Type.Integer({ minimum: 1, maximum: MAX_INVOICE_PAISE }),
     invoice_date: IsoDate,
   },
@@ -115,7 +115,7 @@ export type WarrantyListQuery = Static<typeof WarrantyListQuery>;
 export const WarrantyPage = Type.Object({ total: Type.Integer(), page: Type.Integer(), limit: Type.Integer(), items: Type.Array(WarrantySale) });
 export type WarrantyPage = Static<typeof WarrantyPage>;
 
-export const RevokeWarrantyBody = Type.Object({ sale_id: Id, reason: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
+export const RevokeWarrantyBody = Type.Object({ sale_id: Id, reason: Type.String({ minLength: 1, maxLength: 200, pattern: NOT_BLANK }) }, { additionalProperties: false });
 export type RevokeWarrantyBody = Static<typeof RevokeWarrantyBody>;
 
 export const CertificateQuery = Type.Object({
@@ -163,7 +163,7 @@ export const RaiseClaimBody = Type.Object(
     /** The IMEI of the phone brought in: it must be the one the plan was sold for. */
     imei: Imei,
     cause: enumOf<ClaimCause>(CLAIM_CAUSES),
-    description: MultilineText({ minLength: 1, maxLength: 1000 }),
+    description: MultilineText({ minLength: 1, maxLength: 1000, pattern: NOT_BLANK }),
     /** Photos uploaded for this sale and not yet part of a claim. */
     photo_ids: Type.Array(Id, { minItems: CLAIM_PHOTOS_MIN, maxItems: CLAIM_PHOTOS_MAX, uniqueItems: true }),
   },
@@ -179,7 +179,7 @@ export const TransitionClaimBody = Type.Object(
     claim_id: Id,
     to: enumOf<ClaimState>(CLAIM_TARGET_STATES),
     /** Required to reject. */
-    reason: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    reason: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: NOT_BLANK })),
     /** Required to approve: the repair cost assessed, in paise. */
     assessed_cost_paise: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_000_000_000 })),
   },

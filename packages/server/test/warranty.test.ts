@@ -451,3 +451,17 @@ describe("the operator's warranty rules", () => {
     expect(audited.map((r) => r.targets)).toEqual([expect.objectContaining({ plan_id: meenasInsurance.id, waiting_days: 0 })]);
   });
 });
+
+describe('blank text', () => {
+  it('refuses a name, reason or description of spaces alone with 400 VALIDATION_FAILED, and writes nothing', async () => {
+    const sale = await sold(contract);
+    const blankName = await sell(buyer(contract, { first_name: '   ' }));
+    expect([blankName.statusCode, blankName.json().code]).toEqual([400, 'VALIDATION_FAILED']);
+    const blankClaim = await t.post('/api/customer/extended_warranty/claims', { sale_id: sale.id, imei: sale.imei, cause: 'defect', description: ' \n ', photo_ids: [await photoId(sale.id)] }, { token: tokens.ravi });
+    expect([blankClaim.statusCode, blankClaim.json().code]).toEqual([400, 'VALIDATION_FAILED']);
+    const blankRevoke = await t.post('/api/customer/extended_warranty/revoke', { sale_id: sale.id, reason: '  ' }, { token: tokens.ravi });
+    expect([blankRevoke.statusCode, blankRevoke.json().code]).toEqual([400, 'VALIDATION_FAILED']);
+    const still = (await t.get(`/api/customer/extended_warranty/readById?sale_id=${sale.id}`, { token: tokens.ravi })).json().data as Sale;
+    expect([still.state, still.claims_used, still.revoke_reason]).toEqual([sale.state, 0, null]);
+  });
+});
