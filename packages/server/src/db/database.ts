@@ -1,6 +1,7 @@
 /** One small interface over PGlite (embedded, one connection) and node-postgres (a pool). Only repositories use it. */
 import { ltree } from '@electric-sql/pglite/contrib/ltree';
 import { PGlite } from '@electric-sql/pglite';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import pg from 'pg';
 import { isDatabaseUnavailable } from './errors.ts';
 
@@ -40,26 +41,57 @@ function pgliteRowCount(res: { affectedRows?: number; rows: unknown[] }): number
   return Math.max(res.affectedRows ?? 0, res.rows.length);
 }
 
+/** How long statements may run back to back before the event loop gets a turn. */
+const PGLITE_SLICE_MS = 8;
+
+/**
+ * PGlite runs each statement synchronously on this thread and hands its queue on through promises, so a backlog
+ * of statements ran back to back without the event loop ever reaching its I/O phase: no connection accepted, no
+ * socket read, no timer, for as long as the backlog lasted (seconds while phones enrolled by the thousand, and
+ * the kernel dropped their connections meanwhile). Statements and transactions now queue here, one at a time as
+ * PGlite would run them anyway, and once they have held the thread for a slice the loop gets a turn.
+ */
 class PgliteDatabase implements Database {
   readonly driver = 'pglite' as const;
   /** One process, one connection: nothing to relax. */
   readonly relaxed: Queryable = this;
+  private tail: Promise<unknown> = Promise.resolve();
+  private sliceStarted = performance.now();
   constructor(
     private readonly db: PGlite,
     readonly address: string,
   ) {}
-  async query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
-    const res = await this.db.query<T>(sql, params);
-    return { rows: res.rows, rowCount: pgliteRowCount(res) };
+  /** Gives the event loop a turn once statements have run for a slice. */
+  private async pace(): Promise<void> {
+    if (performance.now() - this.sliceStarted < PGLITE_SLICE_MS) return;
+    await nextTurn();
+    this.sliceStarted = performance.now();
+  }
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(async () => {
+      await this.pace();
+      return work();
+    });
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+  query<T>(sql: string, params: unknown[] = []): Promise<QueryResult<T>> {
+    return this.inTurn(async () => {
+      const res = await this.db.query<T>(sql, params);
+      return { rows: res.rows, rowCount: pgliteRowCount(res) };
+    });
   }
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.db.transaction(async (tx) =>
-      work({
-        async query<R>(sql: string, params: unknown[] = []) {
-          const res = await tx.query<R>(sql, params);
-          return { rows: res.rows, rowCount: pgliteRowCount(res) };
-        },
-      }),
+    return this.inTurn(() =>
+      this.db.transaction(async (tx) =>
+        work({
+          query: async <R>(sql: string, params: unknown[] = []) => {
+            await this.pace();
+            const res = await tx.query<R>(sql, params);
+            return { rows: res.rows, rowCount: pgliteRowCount(res) };
+          },
+        }),
+      ),
     );
   }
   close() {
