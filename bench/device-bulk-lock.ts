@@ -119,12 +119,13 @@ try {
   say(`Enrolling and connecting ${phones.toLocaleString('en-IN')} phones (${enrolConcurrency} enrolments at once)`);
   const connectTimeoutMs = 120_000 + phones * 30;
   const overflowsBefore = listenOverflows();
+  await server.ask('settling');
   const started = await fleet.ask<{
     enrolledSeconds: number; connectedSeconds: number; readySeconds: number; allConnected: boolean; checkInFailures: number; checkInsDeferred: number; lastFailures: string[];
     echoes: number; before: Memory; after: Memory; summary: FleetSummary; errors: string[]; loopDelayMs: { p99: number; max: number };
   }>('start', { server: base, tokens: seeded.tokens, concurrency: enrolConcurrency, timeoutMs: connectTimeoutMs });
   const overflowsWhileSettling = overflowsBefore === null ? null : listenOverflows()! - overflowsBefore;
-  const serverCheckIns = await server.ask<{ answered: number; shed: number; mostOpen: number; p50: number; p99: number; max: number }>('checkIns');
+  const serverCheckIns = await server.ask<{ answered: number; shed: number; mostOpen: number; p50: number; p99: number; max: number; loopDelayMs: { p99: number; max: number } }>('checkIns');
   const memoryAfter = await server.ask<Memory>('memory');
   if (started.errors.length) say(`  enrolment errors (first ${started.errors.length}): ${started.errors.join(' | ')}`);
 
@@ -160,6 +161,16 @@ try {
   const timings = await server.ask<Timings>('timings', { batchId: batch.id });
   const phonesAfter = await fleet.ask<FleetSummary>('summary');
 
+  say('Reconnect storm: every phone drops its connection, then all come back at once');
+  await server.ask('settling');
+  const stormOverflowsBefore = listenOverflows();
+  const storm = await fleet.ask<{
+    phones: number; allConnected: boolean; allCheckedIn: boolean; connectedSeconds: number; readySeconds: number;
+    checkInFailures: number; checkInsDeferred: number; lastFailures: string[]; loopDelayMs: { p99: number; max: number };
+  }>('storm', { timeoutMs: connectTimeoutMs });
+  const stormOverflows = stormOverflowsBefore === null ? null : listenOverflows()! - stormOverflowsBefore;
+  const stormServer = await server.ask<{ answered: number; shed: number; mostOpen: number; p50: number; p99: number; max: number; loopDelayMs: { p99: number; max: number } }>('checkIns');
+
   // Report.
   const done = timings.counts.done ?? 0;
   const failed = timings.counts.failed ?? 0;
@@ -173,6 +184,7 @@ try {
   if (started.checkInFailures) console.log(`  ${started.checkInFailures} check-ins failed while settling (the agent retries after 60 s), last: ${started.lastFailures.join(' | ')}`);
   console.log(`  check-ins: ${started.checkInFailures} failed or timed out, ${started.checkInsDeferred} shed by the busy server (503 with Retry-After; the phone came back when told)`);
   console.log(`  the server answered ${serverCheckIns.answered} check-ins while they settled: p50 ${fmt(serverCheckIns.p50, 1)} ms, p99 ${fmt(serverCheckIns.p99, 1)} ms, slowest ${fmt(serverCheckIns.max, 1)} ms, at most ${serverCheckIns.mostOpen} at once, ${serverCheckIns.shed} shed`);
+  console.log(`  the server's event loop ran late by up to ${fmt(serverCheckIns.loopDelayMs.max, 0)} ms meanwhile (p99 ${fmt(serverCheckIns.loopDelayMs.p99, 0)} ms): while it is late, new connections wait in the kernel's listen queue`);
   if (overflowsWhileSettling !== null) console.log(`  connections the kernel dropped meanwhile because a listen queue was full (machine-wide): ${overflowsWhileSettling}`);
   console.log(`  the phones' process (${phones.toLocaleString('en-IN')} simulated phones on one event loop) ran late by up to ${fmt(started.loopDelayMs.max / 1000, 1)} s (p99 ${fmt(started.loopDelayMs.p99, 0)} ms): a check-in that times out there never reached the server in time`);
   console.log(`\n${''.padEnd(46)} ${'total s'.padStart(9)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)}`);
@@ -197,14 +209,20 @@ try {
   mem('phones (fleet) rss', started.before.rss, started.after.rss);
   console.log(`${brokerUrl ? 'server memory per connected phone (the broker runs in its own process)' : 'broker memory per connected phone'}: ${fmt(kbEach(heapDelta))} KB heap, ${fmt(kbEach(rssDelta))} KB rss${dbDelta !== null ? ` (${fmt(kbEach(rssDelta - dbDelta))} KB rss without the PGlite heap's growth)` : ''}`);
 
+  console.log(`\nreconnect storm: all ${storm.phones.toLocaleString('en-IN')} phones back at once; ${storm.allConnected ? 'all' : 'NOT all'} connected after ${fmt(storm.connectedSeconds)} s, ${storm.allCheckedIn ? 'all' : 'NOT all'} checked in after ${fmt(storm.readySeconds)} s (each check-in spread over the agent's first minute)`);
+  console.log(`  check-ins: ${storm.checkInFailures} failed or timed out${storm.checkInFailures ? ` (last: ${storm.lastFailures.join(' | ')})` : ''}, ${storm.checkInsDeferred} shed; the server answered ${stormServer.answered}: p50 ${fmt(stormServer.p50, 1)} ms, p99 ${fmt(stormServer.p99, 1)} ms, slowest ${fmt(stormServer.max, 1)} ms, at most ${stormServer.mostOpen} at once`);
+  console.log(`  the server's event loop ran late by up to ${fmt(stormServer.loopDelayMs.max, 0)} ms (p99 ${fmt(stormServer.loopDelayMs.p99, 0)} ms); the phones' by up to ${fmt(storm.loopDelayMs.max / 1000, 1)} s${stormOverflows !== null ? `; listen-queue drops ${stormOverflows}` : ''}`);
+
   console.log(`\nphones connected ${started.summary.connected}/${phones} (${started.errors.length ? `${started.summary.errors} enrolments failed` : 'no enrolment failed'}); raw echoes ${raw.echoed}/${raw.sent}`);
   console.log(`bulk commands: ${timings.commands} written, done ${done}, failed ${failed}, expired ${timings.counts.expired ?? 0}, still open ${timings.commands - done - failed - (timings.counts.expired ?? 0)}, skipped ${progress.counts.skipped}; phones showing the lock screen ${phonesAfter.locked}`);
-  exitCode = done === phones && raw.echoed === phones ? 0 : 1;
+  exitCode = done === phones && raw.echoed === phones && storm.allCheckedIn ? 0 : 1;
   if (exitCode !== 0) console.log('NOT every phone confirmed: exit 1');
   console.log(JSON.stringify({
     bench: 'bulk-lock', phones, driver: ready.driver, broker: mosquitto ? 'mosquitto' : brokerUrl ? 'external' : 'embedded', done, failed, post_ms: Math.round(postSeconds * 1000), total_s: Number(bulkSeconds.toFixed(2)), raw_s: Number(raw.seconds.toFixed(2)),
     check_in_failed: started.checkInFailures, check_in_deferred: started.checkInsDeferred,
-    server_check_in_p99_ms: Number(serverCheckIns.p99.toFixed(1)), server_check_in_max_ms: Number(serverCheckIns.max.toFixed(1)), phones_loop_delay_max_s: Number((started.loopDelayMs.max / 1000).toFixed(1)), listen_overflows: overflowsWhileSettling,
+    server_check_in_p99_ms: Number(serverCheckIns.p99.toFixed(1)), server_check_in_max_ms: Number(serverCheckIns.max.toFixed(1)), server_loop_delay_max_ms: Math.round(serverCheckIns.loopDelayMs.max), phones_loop_delay_max_s: Number((started.loopDelayMs.max / 1000).toFixed(1)), listen_overflows: overflowsWhileSettling,
+    storm_connected_s: Number(storm.connectedSeconds.toFixed(2)), storm_checked_in_s: Number(storm.readySeconds.toFixed(2)), storm_check_in_failed: storm.checkInFailures,
+    storm_server_loop_delay_max_ms: Math.round(stormServer.loopDelayMs.max), storm_listen_overflows: stormOverflows,
     ratio_total: Number((bulkSeconds / raw.seconds).toFixed(2)), ratio_p50: Number((timings.createdToFinished.p50 / raw.p50).toFixed(2)), ratio_p99: Number((timings.createdToFinished.p99 / raw.p99).toFixed(2)),
   }));
 } catch (error) {

@@ -11,6 +11,8 @@ import { collectGarbage, serveParent } from './ipc.ts';
 
 const ECHO = Buffer.from('{"echo":');
 let fleet: Fleet | null = null;
+/** Check-in outcomes over the whole run; each phase reads how far they moved. */
+const outcomes = { failed: 0, deferred: 0, last: [] as string[] };
 
 /**
  * The agent keeps its MQTT client to itself; the bench reads it rather than widen the agent's API for a
@@ -47,19 +49,17 @@ serveParent({
       onProgress: (line) => process.stderr.write(`\r  phones: ${line}   `),
     });
     const enrolledSeconds = (performance.now() - started) / 1000;
-    let checkInFailures = 0;
-    // Check-ins the server shed while busy (503 with Retry-After): the phone came back when told, nothing timed out.
-    let checkInsDeferred = 0;
-    const lastFailures: string[] = [];
+    // Check-ins the server shed while busy (503 with Retry-After) are counted apart: the phone came back when told,
+    // nothing timed out.
     for (const agent of fleet.agents) {
       agent.on('check-in', (outcome) => {
         if (outcome.ok) return;
         if (outcome.deferred) {
-          checkInsDeferred++;
+          outcomes.deferred++;
           return;
         }
-        checkInFailures++;
-        if (lastFailures.push(outcome.error ?? '') > 3) lastFailures.shift();
+        outcomes.failed++;
+        if (outcomes.last.push(outcome.error ?? '') > 3) outcomes.last.shift();
       });
     }
     const connected = await fleet.waitConnected(Math.max(1000, until - Date.now()));
@@ -73,8 +73,36 @@ serveParent({
     lag.disable();
     return {
       loopDelayMs: { p99: lag.percentile(99) / 1e6, max: lag.max / 1e6 },
-      enrolledSeconds, connectedSeconds, readySeconds, allConnected: connected, checkInFailures, checkInsDeferred, lastFailures, echoes, before, after,
+      enrolledSeconds, connectedSeconds, readySeconds, allConnected: connected, checkInFailures: outcomes.failed, checkInsDeferred: outcomes.deferred,
+      lastFailures: outcomes.last, echoes, before, after,
       summary: fleet.summary(), errors: fleet.errors.slice(0, 5),
+    };
+  },
+  /**
+   * A reconnect storm: every phone loses its connection, then all come back in the same second, as after an
+   * outage of the shop's network or a restart of the broker. Each reconnects and checks in (spread as the agent
+   * spreads a check-in after connecting); the phase ends when every phone has checked in again.
+   */
+  async storm({ timeoutMs }: { timeoutMs: number }) {
+    const agents = fleet!.agents;
+    await Promise.all(agents.map((a) => a.goOffline()));
+    const checkInsBefore = agents.map((a) => a.stats.checkIns);
+    const failedBefore = outcomes.failed;
+    const deferredBefore = outcomes.deferred;
+    const lag = monitorEventLoopDelay({ resolution: 20 });
+    lag.enable();
+    const started = performance.now();
+    const until = Date.now() + timeoutMs;
+    for (const agent of agents) agent.goOnline();
+    const connected = await fleet!.waitConnected(Math.max(1000, until - Date.now()));
+    const connectedSeconds = (performance.now() - started) / 1000;
+    const checkedIn = () => agents.every((a, i) => a.stats.checkIns > checkInsBefore[i]!);
+    while (Date.now() < until && !checkedIn()) await new Promise((resolve) => setTimeout(resolve, 250));
+    lag.disable();
+    return {
+      phones: agents.length, allConnected: connected, allCheckedIn: checkedIn(), connectedSeconds, readySeconds: (performance.now() - started) / 1000,
+      checkInFailures: outcomes.failed - failedBefore, checkInsDeferred: outcomes.deferred - deferredBefore, lastFailures: outcomes.last,
+      loopDelayMs: { p99: lag.percentile(99) / 1e6, max: lag.max / 1e6 },
     };
   },
   async summary() {
