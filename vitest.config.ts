@@ -1,8 +1,12 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // One runner for unit and integration tests; end-to-end journeys run with Playwright in packages/e2e.
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: one on a 2-core CI machine, where the files (each with its
+    // own database and broker, many waiting on sockets, timers and child servers) then ran one after another.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { test: { name: 'domain', include: ['packages/domain/src/**/*.test.ts', 'packages/protocol/src/**/*.test.ts'], environment: 'node' } },
       { test: { name: 'console', include: ['packages/console/src/**/*.test.ts', 'packages/locales/**/*.test.ts'], environment: 'node' } },

@@ -4,6 +4,7 @@
  * TEST_MQTT_URL switch to a real PostgreSQL and a real Mosquitto.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import pg from 'pg';
 import type { LightMyRequestResponse } from 'fastify';
@@ -33,7 +34,8 @@ export const CONSOLE_HEADERS = {
 async function freshDatabase(): Promise<{ db: Database; drop: () => Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
-    const db = await openDatabase({ dataDir: 'memory://' });
+    const template = inject('pgliteTemplate');
+    const db = await openDatabase({ dataDir: 'memory://', ...(template ? { from: new Blob([readFileSync(template)]) } : {}) });
     return { db, drop: async () => undefined };
   }
   const prefix = inject('testDbPrefix');

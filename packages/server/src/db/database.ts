@@ -99,9 +99,19 @@ class PgliteDatabase implements Database {
       ),
     );
   }
+  /** The data folder as a tarball, once the statements asked for before have run. */
+  dump(): Promise<Blob> {
+    return this.inTurn(() => this.db.dumpDataDir('none'));
+  }
   close() {
     return this.db.close();
   }
+}
+
+/** PGlite only: the whole data folder as a tarball, to open copies of it from (`from` in openDatabase). */
+export function dumpDataFolder(db: Database): Promise<Blob> {
+  if (!(db instanceof PgliteDatabase)) throw new Error('only the embedded database has a data folder to dump');
+  return db.dump();
 }
 
 class PostgresDatabase implements Database {
@@ -167,7 +177,14 @@ function withoutCredentials(url: string): string {
   }
 }
 
-export async function openDatabase(options: { databaseUrl?: string | undefined; dataDir: string }): Promise<Database> {
+export interface OpenOptions {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  /** PGlite only: start from this data folder, as PGlite's dumpDataDir wrote it (a tarball), instead of initdb. */
+  from?: Blob;
+}
+
+export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) {
     // A request that gets no connection within 10 s (the server does not answer, or every connection is
     // busy that long) fails with 503 instead of waiting without end; keep-alive notices a vanished server.
@@ -180,7 +197,8 @@ export async function openDatabase(options: { databaseUrl?: string | undefined; 
     return new PostgresDatabase(pool, withoutCredentials(options.databaseUrl), relaxed);
   }
   // ltree: the retailer network's paths (migration 020).
-  const db = options.dataDir === 'memory://' ? new PGlite({ extensions: { ltree } }) : new PGlite(options.dataDir, { extensions: { ltree } });
+  const settings = { extensions: { ltree }, ...(options.from ? { loadDataDir: options.from } : {}) };
+  const db = options.dataDir === 'memory://' ? new PGlite(settings) : new PGlite(options.dataDir, settings);
   await db.waitReady;
   return new PgliteDatabase(db, options.dataDir === 'memory://' ? 'memory' : options.dataDir);
 }
