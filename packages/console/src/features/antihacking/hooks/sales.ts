@@ -1,5 +1,8 @@
 /** The anti-hacking sales list: its filters as the API's query, and how each code state reads. */
 import { ANTIHACKING_STATES, type AntihackingListQuery, type AntihackingSale, type AntihackingState } from '@kisht/contract/plans';
+import { isOneOf, salesListQuery, type SaleTone } from '../../../shared/list-search.ts';
+
+export { SEARCH_MAX_LENGTH } from '../../../shared/list-search.ts';
 
 /** The list's query without the page: equal filters give equal keys, so loaded pages are found again. */
 export type SalesListArg = Pick<AntihackingListQuery, 'search' | 'state'>;
@@ -7,20 +10,10 @@ export type SalesListArg = Pick<AntihackingListQuery, 'search' | 'state'>;
 export type StateFilter = AntihackingState | 'all';
 export const STATE_FILTERS: readonly StateFilter[] = ['all', ...ANTIHACKING_STATES];
 
-/** The server accepts a search (name, mobile or code) of up to 60 characters. */
-export const SEARCH_MAX_LENGTH = 60;
+/** The search (for anti-hacking plans: name, mobile or code) and the state chip. */
+export const salesListArg = (search: string, state: StateFilter): SalesListArg => salesListQuery(search, state);
 
-export function salesListArg(search: string, state: StateFilter): SalesListArg {
-  const arg: SalesListArg = {};
-  const text = search.trim().replace(/\s+/g, ' ').slice(0, SEARCH_MAX_LENGTH);
-  if (text) arg.search = text;
-  if (state !== 'all') arg.state = state;
-  return arg;
-}
-
-export function isStateFilter(value: string | null): value is StateFilter {
-  return value !== null && (STATE_FILTERS as readonly string[]).includes(value);
-}
+export const isStateFilter = isOneOf(STATE_FILTERS);
 
 /** Translation keys of the code states (a revoked sale reads "Cancelled", as the retailer did it). */
 export const SALE_STATE_LABEL_KEYS: Record<AntihackingState, string> = {
@@ -29,8 +22,6 @@ export const SALE_STATE_LABEL_KEYS: Record<AntihackingState, string> = {
   expired: 'antihacking.state.expired',
   revoked: 'antihacking.state.revoked',
 };
-
-export type SaleTone = 'info' | 'success' | 'warning' | 'danger';
 
 export const SALE_STATE_TONE: Record<AntihackingState, SaleTone> = { issued: 'info', activated: 'success', expired: 'warning', revoked: 'danger' };
 

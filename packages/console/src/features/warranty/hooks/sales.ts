@@ -1,5 +1,8 @@
 /** The extended warranties sold, as a list: its filters as the API's query, and how each cover state reads. */
-import { WARRANTY_STATES, type WarrantyListQuery, type WarrantySale, type WarrantyState } from '@kisht/contract/warranty';
+import type { WarrantyListQuery, WarrantySale, WarrantyState } from '@kisht/contract/warranty';
+import { isOneOf, salesListQuery, type SaleTone } from '../../../shared/list-search.ts';
+
+export { SEARCH_MAX_LENGTH } from '../../../shared/list-search.ts';
 
 /** The list's query without the page: equal filters give equal keys, so loaded pages are found again. */
 export type SalesListArg = Pick<WarrantyListQuery, 'search' | 'state'>;
@@ -7,20 +10,10 @@ export type SalesListArg = Pick<WarrantyListQuery, 'search' | 'state'>;
 export type StateFilter = WarrantyState | 'all';
 export const STATE_FILTERS: readonly StateFilter[] = ['all', 'in_cover', 'waiting', 'expired', 'revoked'];
 
-/** The server accepts a search (name, mobile or its last digits, IMEI, certificate number) of up to 60 characters. */
-export const SEARCH_MAX_LENGTH = 60;
+/** The search (for warranties: name, mobile or its last digits, IMEI, certificate number) and the state chip. */
+export const salesListArg = (search: string, state: StateFilter): SalesListArg => salesListQuery(search, state);
 
-export function salesListArg(search: string, state: StateFilter): SalesListArg {
-  const arg: SalesListArg = {};
-  const text = search.trim().replace(/\s+/g, ' ').slice(0, SEARCH_MAX_LENGTH);
-  if (text) arg.search = text;
-  if (state !== 'all') arg.state = state;
-  return arg;
-}
-
-export function isStateFilter(value: string | null): value is StateFilter {
-  return value !== null && (STATE_FILTERS as readonly string[]).includes(value);
-}
+export const isStateFilter = isOneOf(STATE_FILTERS);
 
 export const SALE_STATE_LABEL_KEYS: Record<WarrantyState, string> = {
   waiting: 'warranty.state.waiting',
@@ -29,11 +22,7 @@ export const SALE_STATE_LABEL_KEYS: Record<WarrantyState, string> = {
   revoked: 'warranty.state.revoked',
 };
 
-export type SaleTone = 'info' | 'success' | 'warning' | 'danger';
 export const SALE_STATE_TONE: Record<WarrantyState, SaleTone> = { waiting: 'info', in_cover: 'success', expired: 'warning', revoked: 'danger' };
-
-/** Every state has a label (a state the server adds later still shows, as it came). */
-export const KNOWN_STATES: readonly WarrantyState[] = WARRANTY_STATES;
 
 /** A sale can be cancelled while its cover has not ended (waiting or in cover). */
 export const canRevoke = (sale: Pick<WarrantySale, 'state'>) => sale.state === 'waiting' || sale.state === 'in_cover';
