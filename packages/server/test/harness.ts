@@ -31,11 +31,16 @@ export const CONSOLE_HEADERS = {
   'x-device-platform': 'Android',
 };
 
+/** The run's migrated PGlite data folder (global-setup.ts), once this file has read it. */
+let templateFolder: Blob | undefined;
+
 async function freshDatabase(): Promise<{ db: Database; drop: () => Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
     const template = inject('pgliteTemplate');
-    const db = await openDatabase({ dataDir: 'memory://', ...(template ? { from: new Blob([readFileSync(template)]) } : {}) });
+    // Read once per file, however many apps the file starts (the folder is about 45 MB).
+    if (template) templateFolder ??= new Blob([readFileSync(template)]);
+    const db = await openDatabase({ dataDir: 'memory://', ...(templateFolder ? { from: templateFolder } : {}) });
     return { db, drop: async () => undefined };
   }
   const prefix = inject('testDbPrefix');
