@@ -12,7 +12,9 @@
  *  - axe reports a serious or critical violation.
  * Matrix: every screen at 360 px in all ten languages (overflow, overlays and axe), and again at 320 px in the
  * same languages (overflow and overlays: axe's rules do not depend on the width). Each language signs in once
- * (the MPIN screen) and moves between screens inside the app, as a retailer would.
+ * (the MPIN screen) and moves between screens inside the app, as a retailer would. Four languages are checked at
+ * once, each in its own browser context (LAYOUT_PARALLEL): one language alone leaves the machine idle while a screen
+ * settles.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -144,19 +146,32 @@ async function axeViolations(page: Page): Promise<string[]> {
 
 class Checker {
   readonly problems: Problem[] = [];
-  constructor(private readonly page: Page, private readonly lng: Lng) {}
+  constructor(private readonly page: Page, private readonly lng: Lng, private readonly inflight: () => number) {}
 
-  /** Checks the current screen at every width; axe at the first. */
+  /**
+   * Checks the current screen at every width; axe at the first. Languages are checked side by side, so a live update
+   * caused by another language (a sale, a payment) can refresh a list while it is measured: a screen found loading
+   * again after its measure is measured again once it has settled.
+   */
   async check(screen: string) {
-    for (const [i, width] of WIDTHS.entries()) {
-      if (this.page.viewportSize()?.width !== width) {
-        await this.page.setViewportSize({ width, height: HEIGHT });
-        await this.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    for (let attempt = 1; ; attempt++) {
+      const found: Problem[] = [];
+      for (const [i, width] of WIDTHS.entries()) {
+        if (this.page.viewportSize()?.width !== width) {
+          await this.page.setViewportSize({ width, height: HEIGHT });
+          await this.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        }
+        for (const p of await this.page.evaluate(measure, width)) found.push({ lng: this.lng, width, screen, ...p });
+        if (i === 0) for (const v of await axeViolations(this.page)) found.push({ lng: this.lng, width, screen, kind: 'axe', detail: v });
       }
-      for (const p of await this.page.evaluate(measure, width)) this.problems.push({ lng: this.lng, width, screen, ...p });
-      if (i === 0) for (const v of await axeViolations(this.page)) this.problems.push({ lng: this.lng, width, screen, kind: 'axe', detail: v });
+      await this.page.setViewportSize({ width: WIDTHS[0], height: HEIGHT });
+      const reloaded = this.inflight() > 0 || (await this.page.locator('.skeleton, .spinner').count()) > 0;
+      if (!reloaded || attempt === 3) {
+        this.problems.push(...found);
+        return;
+      }
+      await settle(this.page, this.inflight);
     }
-    await this.page.setViewportSize({ width: WIDTHS[0], height: HEIGHT });
   }
 
   notReady(screen: string) {
@@ -218,118 +233,138 @@ test.use({ actionTimeout: 15_000 });
 /** All ten languages in one test (one set of data, no worker restart after a failure); LAYOUT_LANGS=en,tm narrows it. */
 const chosen = (process.env.LAYOUT_LANGS?.split(',') ?? LANGUAGES).filter((l): l is Lng => (LANGUAGES as readonly string[]).includes(l));
 
-test(`every screen fits a 320 and 360 px phone in ${chosen.join(' ')}`, async ({ browser }) => {
-  test.setTimeout(chosen.length * 120_000);
-  for (const lng of chosen) {
-    const screens = signedInScreens(data);
-    expect(screens.length).toBeGreaterThan(20);
+/** How many languages are checked at once (each in its own browser context): much of a screen's time is waiting. */
+const PARALLEL = Math.max(1, Number(process.env.LAYOUT_PARALLEL ?? 4));
 
-    // Signed out: the login and OTP screens (the OTP screen shows the request made in beforeAll).
-    const outside = await languageContext(browser, lng);
-    const guest = await outside.newPage();
-    const guestLoads = trackRequests(guest);
-    const guestCheck = new Checker(guest, lng);
-    await guest.goto('/login');
-    await expect(guest.locator('html')).toHaveAttribute('lang', /./);
-    if (await settle(guest, guestLoads)) await guestCheck.check('login');
-    else guestCheck.notReady('login');
-    await guest.evaluate((pending) => sessionStorage.setItem('kisht.pendingOtp', pending), pendingOtp);
-    await guest.goto('/otp');
-    await expect(guest.getByRole('heading', { name: text(lng, 'auth.otp.title') })).toBeVisible();
-    if (await settle(guest, guestLoads)) await guestCheck.check('otp');
-    else guestCheck.notReady('otp');
-    await outside.close();
+/** Runs `work` over `items`, `n` at a time. */
+async function inTurns<T>(items: readonly T[], n: number, work: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  await Promise.all(Array.from({ length: Math.min(n, queue.length) }, async () => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
+  }));
+}
 
-    // Signed in: the MPIN, then every screen.
-    const context = await languageContext(browser, lng, signedIn);
-    const page = await context.newPage();
-    const loads = trackRequests(page);
-    const checker = new Checker(page, lng);
-    await page.goto('/m-pin');
-    await expect(page.getByRole('heading', { name: text(lng, 'auth.mpin.enterTitle') })).toBeVisible();
-    if (await settle(page, loads)) await checker.check('m_pin');
-    else checker.notReady('m_pin');
-    await page.getByLabel(text(lng, 'auth.mpin.label'), { exact: true }).fill(MPIN);
-    await page.getByRole('button', { name: text(lng, 'auth.mpin.verify') }).click();
-    await expect(page.getByRole('button', { name: text(lng, 'nav.openMenu') })).toBeVisible();
+let turn: Promise<unknown> = Promise.resolve();
+/** Runs `work` after every earlier call's work has ended. */
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const run = turn.then(work);
+  turn = run.catch(() => undefined);
+  return run;
+}
 
-    for (const { name, path } of screens) {
-      await navigateInApp(page, path);
-      const label = `${name} ${path}`;
-      if (await settle(page, loads)) await checker.check(label);
-      else checker.notReady(label);
-    }
+/** Every screen in one language, signed out and in, and the states over screens (drawer, dialogs, a receipt). */
+async function checkLanguage(browser: Browser, lng: Lng): Promise<Problem[]> {
+  const screens = signedInScreens(data);
+  expect(screens.length).toBeGreaterThan(20);
 
-    // States over a screen: the menu drawer, and a receipt with its toast after paying an instalment.
-    await navigateInApp(page, ROUTES.dashboard);
-    await settle(page, loads);
-    await page.getByRole('button', { name: text(lng, 'nav.openMenu') }).click();
-    await expect(page.getByRole('dialog')).toBeVisible();
-    await settle(page, loads);
-    await checker.check('menu drawer');
-    await page.keyboard.press('Escape');
-    await expect(page.getByRole('dialog')).toBeHidden();
+  // Signed out: the login and OTP screens (the OTP screen shows the request made in beforeAll).
+  const outside = await languageContext(browser, lng);
+  const guest = await outside.newPage();
+  const guestLoads = trackRequests(guest);
+  const guestCheck = new Checker(guest, lng, guestLoads);
+  await guest.goto('/login');
+  await expect(guest.locator('html')).toHaveAttribute('lang', /./);
+  if (await settle(guest, guestLoads)) await guestCheck.check('login');
+  else guestCheck.notReady('login');
+  await guest.evaluate((pending) => sessionStorage.setItem('kisht.pendingOtp', pending), pendingOtp);
+  await guest.goto('/otp');
+  await expect(guest.getByRole('heading', { name: text(lng, 'auth.otp.title') })).toBeVisible();
+  if (await settle(guest, guestLoads)) await guestCheck.check('otp');
+  else guestCheck.notReady('otp');
+  await outside.close();
 
-    // Anti-hacking: a plan sold to the Tamil 60-character name (its code dialog), then the code drawer and the
-    // cancel-plan question over the list of plans sold. Closing the dialog replaces the form with that list.
-    await navigateInApp(page, `/antihacking?app_type=8&plan_id=${data.antihackingPlan.id}&product_id=${data.antihackingPlan.productId}`);
-    await settle(page, loads);
-    await page.getByLabel(say(lng, 'addCustomer.firstName')).fill(TAMIL_NAME.first);
-    await page.getByLabel(say(lng, 'addCustomer.lastName')).fill(TAMIL_NAME.last);
-    await page.getByLabel(say(lng, 'addCustomer.mobile'), { exact: true }).fill(`98111${String(LANGUAGES.indexOf(lng)).padStart(5, '0')}`);
-    await page.getByRole('button', { name: say(lng, 'antihacking.submit') }).click();
-    const sold = page.getByRole('dialog', { name: say(lng, 'antihacking.sold.title') });
-    await expect(sold).toBeVisible();
-    await settle(page, loads);
-    await checker.check('antihacking: code dialog');
-    await sold.getByRole('button', { name: say(lng, 'common.close') }).click();
-    await expect(page).toHaveURL(/\/customers\?tab=antihacking$/);
-    await settle(page, loads);
-    const newest = page.locator('.sale-row').first();
-    await newest.getByRole('button', { name: say(lng, 'antihacking.code.view') }).click();
-    await expect(page.getByRole('dialog', { name: say(lng, 'antihacking.code.title') })).toBeVisible();
-    await settle(page, loads);
-    await checker.check('antihacking: code drawer');
-    await page.keyboard.press('Escape');
-    await newest.getByRole('button', { name: say(lng, 'antihacking.revoke.button') }).click();
-    await expect(page.getByRole('dialog', { name: say(lng, 'antihacking.revoke.title') })).toBeVisible();
-    await settle(page, loads);
-    await checker.check('antihacking: cancel plan');
-    await page.keyboard.press('Escape');
-    await expect(page.getByRole('dialog')).toBeHidden();
+  // Signed in: the MPIN, then every screen.
+  const context = await languageContext(browser, lng, signedIn);
+  const page = await context.newPage();
+  const loads = trackRequests(page);
+  const checker = new Checker(page, lng, loads);
+  await page.goto('/m-pin');
+  await expect(page.getByRole('heading', { name: text(lng, 'auth.mpin.enterTitle') })).toBeVisible();
+  if (await settle(page, loads)) await checker.check('m_pin');
+  else checker.notReady('m_pin');
+  await page.getByLabel(text(lng, 'auth.mpin.label'), { exact: true }).fill(MPIN);
+  await page.getByRole('button', { name: text(lng, 'auth.mpin.verify') }).click();
+  await expect(page.getByRole('button', { name: text(lng, 'nav.openMenu') })).toBeVisible();
 
-    // Extended warranty: the sale form for the Tamil customer with the insurance plan's rules under the dropdown;
-    // over a sale in cover, the raise-claim dialog with its required fields marked, the cancel question, and the
-    // certificate image offered to download (this browser has no share sheet).
-    const warranty = data.warranty!;
-    await navigateInApp(page, `/extended-warranty?customer_id=${data.tamil}`);
-    await settle(page, loads);
-    await page.getByLabel(say(lng, 'warranty.plan'), { exact: true }).selectOption(String(warranty.insurancePlan));
-    await settle(page, loads);
-    await checker.check('extended_warranty: plan rules');
-    await navigateInApp(page, `/extended-warranty?sale_id=${warranty.inCover}`);
-    await settle(page, loads);
-    await page.getByRole('button', { name: say(lng, 'warranty.claim.raise') }).click();
-    const claim = page.getByRole('dialog', { name: say(lng, 'warranty.claim.title') });
-    await claim.getByRole('button', { name: say(lng, 'warranty.claim.submit') }).click();
-    await expect(claim.getByText(say(lng, 'warranty.claim.photosRequired'))).toBeVisible();
-    await settle(page, loads);
-    await checker.check('extended_warranty: raise claim');
-    await page.keyboard.press('Escape');
-    await expect(claim).toBeHidden();
-    await page.getByRole('button', { name: say(lng, 'warranty.revoke.button') }).click();
-    await expect(page.getByRole('dialog', { name: say(lng, 'warranty.revoke.title') })).toBeVisible();
-    await settle(page, loads);
-    await checker.check('extended_warranty: cancel plan');
-    await page.keyboard.press('Escape');
-    await page.evaluate(() => Object.defineProperty(navigator, 'share', { configurable: true, value: undefined }));
-    await page.getByRole('button', { name: say(lng, 'warranty.cert.share') }).click();
-    await expect(page.getByRole('dialog', { name: say(lng, 'warranty.cert.saveTitle') })).toBeVisible();
-    await settle(page, loads);
-    await checker.check('extended_warranty: save certificate image');
-    await page.keyboard.press('Escape');
-    await expect(page.getByRole('dialog')).toBeHidden();
+  for (const { name, path } of screens) {
+    await navigateInApp(page, path);
+    const label = `${name} ${path}`;
+    if (await settle(page, loads)) await checker.check(label);
+    else checker.notReady(label);
+  }
 
+  // States over a screen: the menu drawer, and a receipt with its toast after paying an instalment.
+  await navigateInApp(page, ROUTES.dashboard);
+  await settle(page, loads);
+  await page.getByRole('button', { name: text(lng, 'nav.openMenu') }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await settle(page, loads);
+  await checker.check('menu drawer');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
+
+  // Anti-hacking: a plan sold to the Tamil 60-character name (its code dialog), then the code drawer and the
+  // cancel-plan question over the list of plans sold. Closing the dialog replaces the form with that list.
+  await navigateInApp(page, `/antihacking?app_type=8&plan_id=${data.antihackingPlan.id}&product_id=${data.antihackingPlan.productId}`);
+  await settle(page, loads);
+  await page.getByLabel(say(lng, 'addCustomer.firstName')).fill(TAMIL_NAME.first);
+  await page.getByLabel(say(lng, 'addCustomer.lastName')).fill(TAMIL_NAME.last);
+  await page.getByLabel(say(lng, 'addCustomer.mobile'), { exact: true }).fill(`98111${String(LANGUAGES.indexOf(lng)).padStart(5, '0')}`);
+  await page.getByRole('button', { name: say(lng, 'antihacking.submit') }).click();
+  const sold = page.getByRole('dialog', { name: say(lng, 'antihacking.sold.title') });
+  await expect(sold).toBeVisible();
+  await settle(page, loads);
+  await checker.check('antihacking: code dialog');
+  await sold.getByRole('button', { name: say(lng, 'common.close') }).click();
+  await expect(page).toHaveURL(/\/customers\?tab=antihacking$/);
+  await settle(page, loads);
+  const newest = page.locator('.sale-row').first();
+  await newest.getByRole('button', { name: say(lng, 'antihacking.code.view') }).click();
+  await expect(page.getByRole('dialog', { name: say(lng, 'antihacking.code.title') })).toBeVisible();
+  await settle(page, loads);
+  await checker.check('antihacking: code drawer');
+  await page.keyboard.press('Escape');
+  await newest.getByRole('button', { name: say(lng, 'antihacking.revoke.button') }).click();
+  await expect(page.getByRole('dialog', { name: say(lng, 'antihacking.revoke.title') })).toBeVisible();
+  await settle(page, loads);
+  await checker.check('antihacking: cancel plan');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
+
+  // Extended warranty: the sale form for the Tamil customer with the insurance plan's rules under the dropdown;
+  // over a sale in cover, the raise-claim dialog with its required fields marked, the cancel question, and the
+  // certificate image offered to download (this browser has no share sheet).
+  const warranty = data.warranty!;
+  await navigateInApp(page, `/extended-warranty?customer_id=${data.tamil}`);
+  await settle(page, loads);
+  await page.getByLabel(say(lng, 'warranty.plan'), { exact: true }).selectOption(String(warranty.insurancePlan));
+  await settle(page, loads);
+  await checker.check('extended_warranty: plan rules');
+  await navigateInApp(page, `/extended-warranty?sale_id=${warranty.inCover}`);
+  await settle(page, loads);
+  await page.getByRole('button', { name: say(lng, 'warranty.claim.raise') }).click();
+  const claim = page.getByRole('dialog', { name: say(lng, 'warranty.claim.title') });
+  await claim.getByRole('button', { name: say(lng, 'warranty.claim.submit') }).click();
+  await expect(claim.getByText(say(lng, 'warranty.claim.photosRequired'))).toBeVisible();
+  await settle(page, loads);
+  await checker.check('extended_warranty: raise claim');
+  await page.keyboard.press('Escape');
+  await expect(claim).toBeHidden();
+  await page.getByRole('button', { name: say(lng, 'warranty.revoke.button') }).click();
+  await expect(page.getByRole('dialog', { name: say(lng, 'warranty.revoke.title') })).toBeVisible();
+  await settle(page, loads);
+  await checker.check('extended_warranty: cancel plan');
+  await page.keyboard.press('Escape');
+  await page.evaluate(() => Object.defineProperty(navigator, 'share', { configurable: true, value: undefined }));
+  await page.getByRole('button', { name: say(lng, 'warranty.cert.share') }).click();
+  await expect(page.getByRole('dialog', { name: say(lng, 'warranty.cert.saveTitle') })).toBeVisible();
+  await settle(page, loads);
+  await checker.check('extended_warranty: save certificate image');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
+
+  // One language pays at a time: two at once would pick the same next instalment.
+  await oneAtATime(async () => {
     await navigateInApp(page, `/view-emi-details/${data.latin}`);
     await settle(page, loads);
     await page.locator('table input[type=checkbox]:not(:disabled)').nth(1).check();
@@ -339,35 +374,58 @@ test(`every screen fits a 320 and 360 px phone in ${chosen.join(' ')}`, async ({
     await page.getByRole('button', { name: text(lng, 'emi.pay.confirm') }).click();
     await expect(page.getByRole('heading', { name: text(lng, 'receipt.title'), exact: true })).toBeVisible();
     await expect(page.locator('.toast')).toBeVisible();
-    await settle(page, loads);
-    await checker.check('receipt with toast');
+  });
+  await settle(page, loads);
+  await checker.check('receipt with toast');
 
-    // The payment screens with the organisation's payment gateway on: orders and buying keys (with a price check),
-    // and Collect by UPI on customer details. The switch is read at load, so the console loads again (MPIN).
-    await setPaymentGateway(BASE_URL, APP_SECRET, true);
-    try {
-      await page.goto(ROUTES.payment_gateway);
-      await page.getByLabel(text(lng, 'auth.mpin.label'), { exact: true }).fill(MPIN);
-      await page.getByRole('button', { name: text(lng, 'auth.mpin.verify') }).click();
-      await expect(page.getByRole('heading', { name: text(lng, 'gateway.buy.title') })).toBeVisible();
-      await expect(page.getByRole('heading', { name: text(lng, 'gateway.held.title') })).toBeVisible();
-      if (await settle(page, loads)) await checker.check('payment_gateway with the gateway on');
-      else checker.notReady('payment_gateway with the gateway on');
-      await page.getByLabel(text(lng, 'gateway.buy.quantity')).fill('10');
-      await page.getByRole('button', { name: text(lng, 'gateway.buy.validate') }).click();
-      await expect(page.getByRole('status').first()).toBeVisible();
-      await settle(page, loads);
-      await checker.check('payment_gateway: price checked');
-      await navigateInApp(page, `/customer-details/${data.tamil}`);
-      await expect(page.getByRole('heading', { name: text(lng, 'gateway.collect.title') })).toBeVisible();
-      if (await settle(page, loads)) await checker.check('customer_details with Collect by UPI');
-      else checker.notReady('customer_details with Collect by UPI');
-    } finally {
-      await setPaymentGateway(BASE_URL, APP_SECRET, false);
-    }
-    await context.close();
+  await context.close();
+  return [...guestCheck.problems, ...checker.problems];
+}
 
-    const problems = [...guestCheck.problems, ...checker.problems];
+/**
+ * The payment screens with the organisation's payment gateway on: orders and buying keys (with a price check), and
+ * Collect by UPI on customer details. The switch is read at load, so the console loads again (MPIN).
+ */
+async function checkGatewayScreens(browser: Browser, lng: Lng): Promise<Problem[]> {
+  const context = await languageContext(browser, lng, signedIn);
+  const page = await context.newPage();
+  const loads = trackRequests(page);
+  const checker = new Checker(page, lng, loads);
+  await page.goto(ROUTES.payment_gateway);
+  await page.getByLabel(text(lng, 'auth.mpin.label'), { exact: true }).fill(MPIN);
+  await page.getByRole('button', { name: text(lng, 'auth.mpin.verify') }).click();
+  await expect(page.getByRole('heading', { name: text(lng, 'gateway.buy.title') })).toBeVisible();
+  await expect(page.getByRole('heading', { name: text(lng, 'gateway.held.title') })).toBeVisible();
+  if (await settle(page, loads)) await checker.check('payment_gateway with the gateway on');
+  else checker.notReady('payment_gateway with the gateway on');
+  await page.getByLabel(text(lng, 'gateway.buy.quantity')).fill('10');
+  await page.getByRole('button', { name: text(lng, 'gateway.buy.validate') }).click();
+  await expect(page.getByRole('status').first()).toBeVisible();
+  await settle(page, loads);
+  await checker.check('payment_gateway: price checked');
+  await navigateInApp(page, `/customer-details/${data.tamil}`);
+  await expect(page.getByRole('heading', { name: text(lng, 'gateway.collect.title') })).toBeVisible();
+  if (await settle(page, loads)) await checker.check('customer_details with Collect by UPI');
+  else checker.notReady('customer_details with Collect by UPI');
+  await context.close();
+  return checker.problems;
+}
+
+test(`every screen fits a 320 and 360 px phone in ${chosen.join(' ')}`, async ({ browser }) => {
+  test.setTimeout(chosen.length * 120_000);
+  const found = new Map<Lng, Problem[]>(chosen.map((lng) => [lng, []]));
+  await inTurns(chosen, PARALLEL, async (lng) => {
+    found.get(lng)!.push(...(await checkLanguage(browser, lng)));
+  });
+  await setPaymentGateway(BASE_URL, APP_SECRET, true);
+  try {
+    await inTurns(chosen, PARALLEL, async (lng) => {
+      found.get(lng)!.push(...(await checkGatewayScreens(browser, lng)));
+    });
+  } finally {
+    await setPaymentGateway(BASE_URL, APP_SECRET, false);
+  }
+  for (const [lng, problems] of found) {
     allProblems.push(...problems);
     const lines = problems.map((p) => `${p.lng} ${p.width}px ${p.screen}: ${p.kind} ${p.detail}`);
     expect.soft(lines, `layout problems in ${lng}`).toEqual([]);
