@@ -4,7 +4,7 @@
  * nothing but the time of the check-in writes that in one statement and opens no transaction, and one that
  * changes something still records all of it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database, Queryable, QueryResult } from '../src/db/database.ts';
 import type { TestApp } from './harness.ts';
 import { startDeviceApp, type deviceFixtures } from './device-fixtures.ts';
@@ -169,6 +169,9 @@ describe('a check-in that changes something', () => {
     // Written but never published (the server stopped in between).
     const sent = await t.post('/api/device/camera_lock', { customer_id: c.id, on: true }, { token: ravi });
     const id = sent.json().data.id as string;
+    // The publish is marked after the answer: it must be over before the command is rewound, or its write lands
+    // inside the counted check-in (it did on a loaded machine).
+    await vi.waitFor(async () => expect(await stateOf(id)).toBe('sent'), { timeout: 10_000 });
     await t.db.query(`UPDATE device_commands SET state = 'queued', sent_at = NULL WHERE id = $1`, [id]);
     const { result: reply, transactions } = await counted(() => f.checkIn(device, state));
     expect(transactions).toBe(0);
