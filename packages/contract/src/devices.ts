@@ -136,6 +136,10 @@ const LocationSchema = Type.Object({ latitude: Type.Number({ minimum: -90, maxim
 export const SimChange = Type.Object({
   id: Type.Integer(), customer_id: Type.Integer(), customer_name: Type.String(), mobile: Type.String(), imei1: Type.String(),
   old_sims: Type.Array(SimSchema), new_sims: Type.Array(SimSchema), location: Nullable(LocationSchema), changed_at: Type.String(),
+  /** Who was sent an alert of this change (anti-theft phones: the owner's alternate number and the retailer). */
+  alerted_to: Type.Array(Type.String()),
+  /** The change turned lost mode on (the owner of an anti-theft phone asked for it). */
+  lost_mode_on: Type.Boolean(),
 });
 export type SimChange = Static<typeof SimChange>;
 export const SimChangeQuery = Type.Object({ customer_id: Type.Optional(CustomerId), page: Page, limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) });

@@ -120,13 +120,18 @@ export interface PlanContext extends ActionContext {
 
 const ANTI_THEFT_PRODUCTS: number[] = [PRODUCT_TYPE.ANTI_THEFT, PRODUCT_TYPE.DPC_ANTITHEFT];
 
+/** Whether a customer's product carries anti-theft (alone, or with the EMI locker). */
+export function isAntiTheftProduct(productType: number): boolean {
+  return ANTI_THEFT_PRODUCTS.includes(productType);
+}
+
 /**
  * The plan rule: anti-theft lost mode and anti-theft uninstall for anti-theft plans; the Apple one-app
  * mode for Apple phones that are not locked; SIM lock for DPC phones that are not locked.
  */
 export function offeredPlanActions(context: PlanContext): DeviceAction[] {
   const offered: DeviceAction[] = [];
-  if (ANTI_THEFT_PRODUCTS.includes(context.productType)) offered.push('antitheft_lost_mode', 'uninstall_antitheft');
+  if (isAntiTheftProduct(context.productType)) offered.push('antitheft_lost_mode', 'uninstall_antitheft');
   if (!context.locked && context.provisioningType === PROVISIONING_TYPE.APPLE) offered.push('install_apple_onemodapp');
   if (!context.locked && context.provisioningType === PROVISIONING_TYPE.DPC) offered.push('sim_lock_unlock');
   return offered;

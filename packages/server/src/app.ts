@@ -64,6 +64,8 @@ import { createAntihackingService } from './modules/antihacking/antihacking.serv
 import { createWarrantyRepository } from './modules/warranty/warranty.repository.ts';
 import { createWarrantyService } from './modules/warranty/warranty.service.ts';
 import { warrantyRoutes } from './modules/warranty/warranty.routes.ts';
+import { createAntitheftService } from './modules/antitheft/antitheft.service.ts';
+import { antitheftRoutes } from './modules/antitheft/antitheft.routes.ts';
 import { createLicensesRepository } from './modules/licenses/licenses.repository.ts';
 import { createEmiRepository } from './modules/emi/emi.repository.ts';
 import { createEmiService } from './modules/emi/emi.service.ts';
@@ -243,6 +245,7 @@ export async function buildApp(config: Config, deps: AppDeps) {
       antihackingOf: async (caller, mobile) => (await antihackingSales.list(caller.accountId, ownRetailerOf(caller), { search: mobile, page: 1, limit: 100 })).rows.map(toAntihackingSale),
     }),
   });
+  await app.register(antitheftRoutes, { antitheft: createAntitheftService({ db, visible: (caller, id) => customers.visible(caller, id), notify: events.notify }) });
   await app.register(dashboardRoutes, { dashboard: createDashboardRepository(db), catalogue });
   const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
   const warn = (message: string, error?: unknown) => app.log.warn({ err: error }, message);
@@ -270,6 +273,7 @@ export async function buildApp(config: Config, deps: AppDeps) {
     log: warn,
     notify: events.notify,
     bulkChunk: config.limits.bulkChunk,
+    sms: smsQueue,
   });
   // Phones' reports: each is acknowledged only after the service has recorded it (see broker.ts).
   await broker.onDeviceEvent((topic, payload) => devicesService.onDeviceEvent(topic, payload.toString()));

@@ -86,6 +86,8 @@ const STATUS: Record<ErrorCode, number> = {
   WARRANTY_CLAIM_STATE: 409,
   /** Too many photos wait for a claim on this plan. */
   WARRANTY_PHOTO_LIMIT: 409,
+  /** The customer's product has no anti-theft (anti-theft settings are for ANTI_THEFT and DPC_ANTITHEFT phones). */
+  NOT_ANTITHEFT: 409,
   /** The database (or another service the request needs) is unreachable for now; Retry-After says when to try again. */
   SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,

@@ -9,13 +9,13 @@ import { connectPhone, type Enrolled } from './phone.ts';
 let serial = 1;
 
 export function deviceFixtures(t: TestApp, defaultToken: () => string) {
-  async function customer(options: { token?: string; provisioning_type?: number; product_type?: number; first_due_date?: string; mobile?: string } = {}) {
+  async function customer(options: { token?: string; provisioning_type?: number; product_type?: number; first_due_date?: string; mobile?: string; alt_mobile?: string } = {}) {
     const token = options.token ?? defaultToken();
     const products = (await t.get('/api/products', { token })).json().data as Array<{ id: number; product_type: number }>;
     const product = products.find((p) => p.product_type === (options.product_type ?? 0)) ?? products[0]!;
     const today = todayInIndia();
     const res = await t.post('/api/customer', {
-      first_name: 'Device', last_name: `Owner${serial}`, mobile: options.mobile ?? '+919812300099', device_brand: 'Samsung', device_model: 'A05',
+      first_name: 'Device', last_name: `Owner${serial}`, mobile: options.mobile ?? '+919812300099', ...(options.alt_mobile ? { alt_mobile: options.alt_mobile } : {}), device_brand: 'Samsung', device_model: 'A05',
       imei1: withImeiCheckDigit(`35${String(process.pid % 100).padStart(2, '0')}${String(Date.now() % 1e6).padStart(6, '0')}${String(serial++).padStart(4, '0')}`.slice(0, 14)),
       provisioning_type: options.provisioning_type ?? 0, product_id: product.id, price_paise: 300_000, down_payment_paise: 0, annual_rate_bps: 0,
       interest_method: 'flat', tenure_months: 3, start_date: today, first_due_date: options.first_due_date ?? addDays(today, 30),

@@ -95,6 +95,7 @@ function example(name: string, schema: Schema, url: string): unknown {
     photo_ids: [ravis.claimPhoto],
     imei: WARRANTY_IMEI,
     mobile: '+919845012399',
+    contact_mobile: '+919845012388',
     serial_number: SERIAL,
     latitude: 'Bypassed',
     longitude: 'Bypassed',

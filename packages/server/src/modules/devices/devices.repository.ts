@@ -414,10 +414,10 @@ export function createDevicesRepository(db: Queryable) {
       )).rows;
     },
 
-    async addSimChange(row: { device_id: string; customer_id: number; account_id: number; old_sims: Sim[]; new_sims: Sim[]; location: unknown; changed_at: string }, q: Queryable = db): Promise<void> {
+    async addSimChange(row: { device_id: string; customer_id: number; account_id: number; old_sims: Sim[]; new_sims: Sim[]; location: unknown; changed_at: string; alerted_to?: string[]; lost_mode_on?: boolean }, q: Queryable = db): Promise<void> {
       await q.query(
-        `INSERT INTO sim_changes (device_id, customer_id, account_id, old_sims, new_sims, location, changed_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [row.device_id, row.customer_id, row.account_id, JSON.stringify(row.old_sims), JSON.stringify(row.new_sims), row.location ? JSON.stringify(row.location) : null, row.changed_at],
+        `INSERT INTO sim_changes (device_id, customer_id, account_id, old_sims, new_sims, location, changed_at, alerted_to, lost_mode_on) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [row.device_id, row.customer_id, row.account_id, JSON.stringify(row.old_sims), JSON.stringify(row.new_sims), row.location ? JSON.stringify(row.location) : null, row.changed_at, row.alerted_to ?? [], row.lost_mode_on ?? false],
       );
     },
 
@@ -426,8 +426,8 @@ export function createDevicesRepository(db: Queryable) {
       const where = ['s.account_id = $1'];
       if (filter.customerId) where.push(`s.customer_id = $${params.push(filter.customerId)}`);
       if (filter.retailerId) where.push(`c.retailer_id = $${params.push(filter.retailerId)}`);
-      const res = await db.query<{ id: number; customer_id: number; first_name: string; last_name: string; mobile: string; imei1: string; old_sims: Sim[]; new_sims: Sim[]; location: unknown; changed_at: Date; total: string }>(
-        `SELECT s.id, s.customer_id, c.first_name, c.last_name, c.mobile, c.imei1, s.old_sims, s.new_sims, s.location, s.changed_at, count(*) OVER () AS total
+      const res = await db.query<{ id: number; customer_id: number; first_name: string; last_name: string; mobile: string; imei1: string; old_sims: Sim[]; new_sims: Sim[]; location: unknown; changed_at: Date; alerted_to: string[]; lost_mode_on: boolean; total: string }>(
+        `SELECT s.id, s.customer_id, c.first_name, c.last_name, c.mobile, c.imei1, s.old_sims, s.new_sims, s.location, s.changed_at, s.alerted_to, s.lost_mode_on, count(*) OVER () AS total
            FROM sim_changes s JOIN customers c ON c.id = s.customer_id WHERE ${where.join(' AND ')}
           ORDER BY s.changed_at DESC, s.id DESC LIMIT $2 OFFSET $3`,
         params,

@@ -27,6 +27,9 @@ import { createCommandChannel, DEFAULT_TTL_MINUTES, type Transport } from './com
 import type { DeviceAccounts } from '../../broker/dynsec.ts';
 import { issueEnrolmentToken, sha256 } from './enrolment.ts';
 import type { Notify } from '../events/events.bus.ts';
+import type { SmsQueue } from '../sms-queue/sms-queue.worker.ts';
+import { createAntitheftRepository } from '../antitheft/antitheft.repository.ts';
+import { simAlertFor } from '../antitheft/sim-alert.ts';
 
 export interface AgentSettings {
   publicUrl: string;
@@ -78,8 +81,11 @@ export function createDevicesService(deps: {
   notify?: Notify;
   /** Customers a bulk batch writes per transaction (Limits.bulkChunk). */
   bulkChunk?: number;
+  /** The SMS queue: SIM change alerts of anti-theft phones (none are sent without it). */
+  sms?: Pick<SmsQueue, 'enqueue' | 'afterEnqueue'>;
 }) {
   const { db, devices, agent } = deps;
+  const antitheft = createAntitheftRepository(db);
   const bulkChunk = deps.bulkChunk ?? 500;
 
   /** A claim older than this is no longer news to the customer: the lock screen leaves it out. */
@@ -170,21 +176,35 @@ export function createDevicesService(deps: {
     return toCommand(await channel.issue({ device, type: action, payload: body, createdBy: caller.userId, origin: 'retailer' }));
   }
 
-  /** Records a phone's SIM change; `take` claims the event's number in the same transaction (false: seen before). */
+  /**
+   * Records a phone's SIM change; `take` claims the event's number in the same transaction (false: seen before).
+   * On an anti-theft phone the owner's alternate number and the retailer are sent a text, and lost mode goes on
+   * when the owner chose it (decision 022); the organisation's lock_on_sim_change locks any phone.
+   */
   async function onSimChange(device: DeviceRow, oldSims: Sim[], newSims: Sim[], location: unknown, at: string, take: (tx: Queryable) => Promise<boolean>): Promise<boolean> {
     const policy = await devices.orgPolicy(device.org_id);
-    const lock = await db.transaction(async (tx) => {
+    const written = await db.transaction(async (tx) => {
       if (!(await take(tx))) return 'seen' as const;
-      await devices.addSimChange({ device_id: device.id, customer_id: device.customer_id, account_id: device.account_id, old_sims: oldSims, new_sims: newSims, location, changed_at: at }, tx);
+      const alert = simAlertFor(await antitheft.simAlertTarget(device.customer_id, tx), oldSims, newSims, at);
+      const texts = deps.sms ? (alert?.messages ?? []) : [];
+      await devices.addSimChange({
+        device_id: device.id, customer_id: device.customer_id, account_id: device.account_id, old_sims: oldSims, new_sims: newSims, location, changed_at: at,
+        alerted_to: texts.map((m) => m.to), lost_mode_on: !!alert?.lostMode,
+      }, tx);
       await devices.setSims(device.id, newSims, tx);
       await devices.report(device.id, { sims: newSims }, false, tx);
+      for (const message of texts) await deps.sms!.enqueue({ to: message.to, body: message.body, purpose: 'sim_alert' }, true, tx);
       const customer = (await tx.query<{ lock_status: number }>('SELECT lock_status FROM customers WHERE id = $1', [device.customer_id])).rows[0]!;
-      if (!policy.lock_on_sim_change || customer.lock_status === 1) return null;
-      return channel.write({ device, type: 'lock', payload: { lock_screen: await lockScreen(device.customer_id, tx) }, createdBy: device.account_id, origin: 'sim_change' }, tx);
+      const lock = !policy.lock_on_sim_change || customer.lock_status === 1
+        ? null
+        : await channel.write({ device, type: 'lock', payload: { lock_screen: await lockScreen(device.customer_id, tx) }, createdBy: device.account_id, origin: 'sim_change' }, tx);
+      const lost = alert?.lostMode ? await channel.write({ device, type: 'antitheft_lost_mode', payload: alert.lostMode, createdBy: device.account_id, origin: 'sim_change' }, tx) : null;
+      return { lock, lost, texted: texts.length > 0 };
     });
-    if (lock === 'seen') return false;
+    if (written === 'seen') return false;
     deps.notify?.({ type: 'sim_change', customer_ids: [device.customer_id] }); // events
-    if (lock?.fresh) await channel.publish(device, lock.row);
+    if (written.texted) await deps.sms!.afterEnqueue();
+    for (const command of [written.lock, written.lost]) if (command?.fresh) await channel.publish(device, command.row);
     return true;
   }
   channel.onSimChange = onSimChange;
@@ -374,6 +394,7 @@ export function createDevicesService(deps: {
         items: rows.map((r) => ({
           id: r.id, customer_id: r.customer_id, customer_name: `${r.first_name} ${r.last_name}`, mobile: r.mobile, imei1: r.imei1,
           old_sims: r.old_sims, new_sims: r.new_sims, location: (r.location as SimChange['location']) ?? null, changed_at: r.changed_at.toISOString(),
+          alerted_to: r.alerted_to, lost_mode_on: r.lost_mode_on,
         })),
       };
     },

@@ -1,0 +1,56 @@
+/**
+ * Anti-theft settings (decision 022): what the owner of a phone on an anti-theft product chose a SIM change does,
+ * and what lost mode shows. The SIM change itself is handled where the phone reports it (devices.service).
+ */
+import type { Antitheft, AntitheftSettingsBody } from '@kisht/contract/antitheft';
+import { isAntiTheftProduct } from '@kisht/domain/device-actions';
+import { accessFor } from '@kisht/domain/device-access';
+import type { Queryable } from '../../db/database.ts';
+import { AppError } from '../../errors.ts';
+import { assertAccess } from '../../plugins/access.ts';
+import type { RequestAuth } from '../../plugins/route-config.ts';
+import type { CustomerRow } from '../customers/customers.repository.ts';
+import type { Notify } from '../events/events.bus.ts';
+import { createAntitheftRepository } from './antitheft.repository.ts';
+
+export function createAntitheftService(deps: { db: Queryable; visible: (caller: RequestAuth, customerId: number) => Promise<CustomerRow>; notify?: Notify }) {
+  const repository = createAntitheftRepository(deps.db);
+
+  async function antitheftCustomer(caller: RequestAuth, customerId: number): Promise<CustomerRow> {
+    const customer = await deps.visible(caller, customerId);
+    if (!isAntiTheftProduct(customer.product_type)) throw new AppError('NOT_ANTITHEFT');
+    return customer;
+  }
+
+  async function view(customer: CustomerRow): Promise<Antitheft> {
+    const settings = await repository.settings(customer.id);
+    const retailer = (await deps.db.query<{ mobile: string }>('SELECT mobile FROM users WHERE id = $1', [customer.retailer_id])).rows[0]!;
+    return {
+      customer_id: customer.id,
+      lost_mode_on_sim_change: settings?.lost_mode_on_sim_change ?? false,
+      message: settings?.message ?? null,
+      contact_mobile: settings?.contact_mobile ?? null,
+      alert_mobiles: [...new Set([customer.alt_mobile, retailer.mobile].filter((m): m is string => !!m))],
+      updated_at: settings?.updated_at.toISOString() ?? null,
+    };
+  }
+
+  return {
+    async get(caller: RequestAuth, customerId: number): Promise<Antitheft> {
+      return view(await antitheftCustomer(caller, customerId));
+    },
+
+    /** Saves the owner's choice; the lost-mode switch guards it, as it guards turning lost mode on by hand. */
+    async save(caller: RequestAuth, body: AntitheftSettingsBody): Promise<Antitheft> {
+      assertAccess(caller, accessFor('antitheft_lost_mode'));
+      const customer = await antitheftCustomer(caller, body.customer_id);
+      await repository.save({
+        customer_id: customer.id, account_id: customer.account_id, lost_mode_on_sim_change: body.lost_mode_on_sim_change,
+        message: body.message?.trim() || null, contact_mobile: body.contact_mobile, updated_by: caller.userId,
+      });
+      deps.notify?.({ type: 'customer', customer_ids: [customer.id] }); // events
+      return view(customer);
+    },
+  };
+}
+export type AntitheftService = ReturnType<typeof createAntitheftService>;

@@ -1,0 +1,104 @@
+/**
+ * Anti-theft (decision 022): the owner's choice, and what a SIM change on an anti-theft phone sets off: a text to
+ * the owner's alternate number and to the retailer, and lost mode with the owner's message when chosen.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PRODUCT_TYPE } from '@kisht/domain/constants';
+import type { TestApp } from './harness.ts';
+import { MEENA, RAVI } from './harness.ts';
+import { startDeviceApp, type deviceFixtures } from './device-fixtures.ts';
+
+let t: TestApp;
+let ravi: string;
+let f: ReturnType<typeof deviceFixtures>;
+
+beforeAll(async () => {
+  ({ t, ravi, f } = await startDeviceApp());
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const OWNER_ALT = '+919700011122';
+const texts = async (to: string) => (await t.db.query<{ body: string }>('SELECT body FROM sms_outbox WHERE recipient = $1 ORDER BY id', [to])).rows.map((r) => r.body);
+const simChangesOf = async (customerId: number) => (await t.get(`/api/customer/customer_sim_change_details?customer_id=${customerId}`, { token: ravi })).json().data.items as Array<{ alerted_to: string[]; lost_mode_on: boolean; new_sims: Array<{ operator: string }> }>;
+
+describe('anti-theft settings', () => {
+  it('are only for anti-theft products, kept per customer, checked, and hidden from other networks', async () => {
+    const plain = await f.customer();
+    const refused = await t.get(`/api/customer/antitheft?customer_id=${plain.id}`, { token: ravi });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().code).toBe('NOT_ANTITHEFT');
+
+    const c = await f.customer({ product_type: PRODUCT_TYPE.DPC_ANTITHEFT, alt_mobile: OWNER_ALT });
+    const fresh = await t.get(`/api/customer/antitheft?customer_id=${c.id}`, { token: ravi });
+    expect(fresh.statusCode, fresh.body).toBe(200);
+    expect(fresh.json().data).toEqual({ customer_id: c.id, lost_mode_on_sim_change: false, message: null, contact_mobile: null, alert_mobiles: [OWNER_ALT, RAVI], updated_at: null });
+
+    const body = { customer_id: c.id, lost_mode_on_sim_change: true, message: '  Please return this phone, reward offered  ', contact_mobile: '+919700099988' };
+    const saved = await t.post('/api/customer/antitheft', body, { token: ravi });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().data).toMatchObject({ lost_mode_on_sim_change: true, message: 'Please return this phone, reward offered', contact_mobile: '+919700099988' });
+    expect(saved.json().data.updated_at).not.toBeNull();
+
+    for (const bad of [{ message: '   ' }, { message: 'x'.repeat(161) }, { contact_mobile: '12345' }, { lost_mode_on_sim_change: 'yes' }]) {
+      const res = await t.post('/api/customer/antitheft', { ...body, ...bad }, { token: ravi });
+      expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+    }
+    expect((await t.get(`/api/customer/antitheft?customer_id=${c.id}`, { token: ravi })).json().data.message).toBe('Please return this phone, reward offered');
+
+    const meena = (await t.signIn(MEENA)).token;
+    expect((await t.get(`/api/customer/antitheft?customer_id=${c.id}`, { token: meena })).statusCode).toBe(404);
+    expect((await t.post('/api/customer/antitheft', { ...body, message: 'mine now' }, { token: meena })).statusCode).toBe(404);
+    expect((await t.get(`/api/customer/antitheft?customer_id=${c.id}`, { token: ravi })).json().data.message).toBe('Please return this phone, reward offered');
+  });
+});
+
+describe('a SIM change on an anti-theft phone', () => {
+  it("texts the owner's alternate number and the retailer, and turns lost mode on when the owner chose it", async () => {
+    const { customer: c, phone } = await f.phone({ product_type: PRODUCT_TYPE.DPC_ANTITHEFT, alt_mobile: '+919700011133', mobile: '+919812300101' });
+    await t.post('/api/customer/antitheft', { customer_id: c.id, lost_mode_on_sim_change: true, message: 'This phone is lost. Please call the owner.', contact_mobile: '+919700011133' }, { token: ravi });
+    const before = (await texts(RAVI)).length;
+    await phone.send({ kind: 'sim_change', old: [{ slot: 0, operator: 'Jio', iccid: '8991000000000000001' }], new: [{ slot: 0, operator: 'Vi', iccid: '8991000000000000777', number: '+919000000777' }] } as never);
+
+    const lost = await phone.next();
+    expect(lost).toMatchObject({ type: 'antitheft_lost_mode', payload: { on: true, message: 'This phone is lost. Please call the owner.', phone: '+919700011133' } });
+    expect((await f.commands(c.id))[0]).toMatchObject({ type: 'antitheft_lost_mode', origin: 'sim_change' });
+    await expect.poll(() => texts('+919700011133')).toHaveLength(1);
+    const [owner] = await texts('+919700011133');
+    expect(owner).toContain(c.imei1);
+    expect(owner).toContain('Vi +919000000777');
+    expect(owner).toContain('Lost mode is on');
+    await expect.poll(async () => (await texts(RAVI)).length).toBe(before + 1);
+    expect((await simChangesOf(c.id))[0]).toMatchObject({ alerted_to: ['+919700011133', RAVI], lost_mode_on: true, new_sims: [{ operator: 'Vi' }] });
+
+    // The same report again (a phone that did not hear the broker's answer) sends nothing more.
+    await phone.send({ kind: 'sim_change', n: 1, old: [{ slot: 0, operator: 'Jio', iccid: '8991000000000000001' }], new: [{ slot: 0, operator: 'Vi', iccid: '8991000000000000777' }] } as never);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await texts('+919700011133')).toHaveLength(1);
+    expect(await simChangesOf(c.id)).toHaveLength(1);
+    await phone.close();
+  });
+
+  it('texts without lost mode when the owner did not choose it, in the customer\'s language', async () => {
+    const { customer: c, phone } = await f.phone({ product_type: PRODUCT_TYPE.DPC_ANTITHEFT, alt_mobile: '+919700011144', mobile: '+919812300102' });
+    await t.db.query(`UPDATE customers SET language = 'hn' WHERE id = $1`, [c.id]);
+    await phone.send({ kind: 'sim_change', old: [{ slot: 0, operator: 'Jio', iccid: '8991000000000000001' }], new: [] } as never);
+    await expect.poll(() => texts('+919700011144')).toHaveLength(1);
+    const [text] = await texts('+919700011144');
+    expect(text).toContain(c.imei1);
+    expect(text).not.toContain('Alert: the SIM in');
+    expect((await simChangesOf(c.id))[0]).toMatchObject({ alerted_to: ['+919700011144', RAVI], lost_mode_on: false });
+    expect(await f.commands(c.id)).toHaveLength(0);
+    await phone.close();
+  });
+
+  it('sends nothing for a phone without anti-theft', async () => {
+    const { customer: c, phone } = await f.phone({ alt_mobile: '+919700011155', mobile: '+919812300103' });
+    await phone.send({ kind: 'sim_change', old: [{ slot: 0, operator: 'Jio' }], new: [{ slot: 0, operator: 'Airtel' }] } as never);
+    await expect.poll(async () => (await simChangesOf(c.id)).length).toBe(1);
+    expect((await simChangesOf(c.id))[0]).toMatchObject({ alerted_to: [], lost_mode_on: false });
+    expect(await texts('+919700011155')).toEqual([]);
+    await phone.close();
+  });
+});
