@@ -25,6 +25,9 @@ export const AUDIT_ACTIONS = [
   'device.schedule_cancel', 'device.multiple_lock_unlock', 'device.multiple_lock_unlock.retry', 'apple.sync', 'apple.link',
   'apple.disable_activation_lock', 'amapi.signup', 'operator.access', 'operator.feature', 'operator.device_policy', 'operator.upi',
   'operator.signup_approve', 'operator.signup_reject', 'network.add', 'network.update', 'network.image', 'keys.transfer', 'keys.decide', 'keys.scheme', 'keys.export', 'operator.keys_topup',
+  'payments.claim_decide', 'payments.customer_order', 'payments.key_order', 'payments.held_resolved', 'antihacking.issue', 'antihacking.revoke',
+  'antihacking.activate', 'antihacking.activated', 'antihacking.activation_refused', 'operator.product', 'operator.plan_add', 'operator.plan_set',
+  'operator.warranty_rules', 'warranty.sell', 'warranty.revoke', 'warranty.photo', 'warranty.claim', 'warranty.claim_transition', 'antitheft.settings',
 ] as const;
 const OWN_ACTIONS = new Set<string>(AUDIT_ACTIONS);
 

@@ -1,4 +1,4 @@
-/** What the device channel adds to customer details: the device panel and the customer's SIM changes. */
+/** What the device channel adds to customer details: the device panel, anti-theft (for its products) and the customer's SIM changes. */
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CustomerDeviceSectionProps } from '../../../shared/customers/device-section.ts';
@@ -6,6 +6,11 @@ import { LoadMore } from '../../../shared/ui/load-more.tsx';
 import { mergePages } from '../../../shared/api/paging.ts';
 import { Skeleton, SKELETON_SMALL } from '../../../shared/ui/skeleton.tsx';
 import { useGetSimChangesInfiniteQuery } from '../api/sim-changes-api.ts';
+import { isAntiTheftProduct } from '@kisht/domain/device-actions';
+import { selectAccessConfig, selectUserAccessConfig } from '../../../shared/config/config-api.ts';
+import { useAppSelector } from '../../../shared/state/hooks.ts';
+import { isActionPermitted, type AccessSwitches } from '../hooks/device-access.ts';
+import { AntitheftSection } from './antitheft-section.tsx';
 import { DevicePanel } from './device-panel.tsx';
 import { SimChangeItem } from './sim-change-item.tsx';
 
@@ -33,9 +38,13 @@ function CustomerSimChanges({ customerId }: { customerId: number }) {
 }
 
 export function CustomerDeviceSections(props: CustomerDeviceSectionProps) {
+  const switches: AccessSwitches = { userAccess: useAppSelector(selectUserAccessConfig), lockAccess: useAppSelector(selectAccessConfig) };
   return (
     <>
       <DevicePanel {...props} />
+      {isAntiTheftProduct(props.profile.product_type) ? (
+        <AntitheftSection customerId={props.customerId} profile={props.profile} canEdit={isActionPermitted('antitheft_lost_mode', switches)} />
+      ) : null}
       <CustomerSimChanges customerId={props.customerId} />
     </>
   );

@@ -45,6 +45,8 @@ export function SimChangeItem({ change, showCustomer }: { change: SimChange; sho
       <p className="small">
         {t('simChanges.place')}: {location ? <LocationText location={location} /> : t('simChanges.unknownPlace')}
       </p>
+      {change.alerted_to.length > 0 ? <p className="small sim-change__alert">{t('simChanges.alerted', { mobiles: change.alerted_to.join(', ') })}</p> : null}
+      {change.lost_mode_on ? <p className="small sim-change__alert"><strong>{t('simChanges.lostModeOn')}</strong></p> : null}
     </li>
   );
 }

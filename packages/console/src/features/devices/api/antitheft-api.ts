@@ -1,0 +1,25 @@
+/** An anti-theft phone's settings (decision 022): what a SIM change does and what lost mode shows. */
+import type { Antitheft, AntitheftSettingsBody } from '@kisht/contract/antitheft';
+import { api } from '../../../shared/api/api.ts';
+
+export const antitheftApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    // Under the customer's Device tag: a save elsewhere reaches this screen through the customer's event.
+    getAntitheft: build.query<Antitheft, number>({
+      query: (customerId) => ({ url: '/api/customer/antitheft', params: { customer_id: customerId } }),
+      providesTags: (_result, _error, customerId) => [{ type: 'Device', id: customerId }],
+      // The section shows its own error line.
+      extraOptions: { quiet: true },
+    }),
+    /** Success toast: the server's message. */
+    saveAntitheft: build.mutation<Antitheft, AntitheftSettingsBody>({
+      query: (body) => ({ url: '/api/customer/antitheft', method: 'POST', body }),
+      async onQueryStarted({ customer_id }, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data) dispatch(antitheftApi.util.upsertQueryData('getAntitheft', customer_id, data));
+      },
+    }),
+  }),
+});
+
+export const { useGetAntitheftQuery, useSaveAntitheftMutation } = antitheftApi;
