@@ -87,7 +87,7 @@ async function closeToasts(page: Page, lng: Lng) {
 const server = await startServer();
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
 try {
-  const data = await createLongData(BASE);
+  const data = await createLongData(BASE, APP_SECRET);
   await addLongAntihackingSales(BASE, APP_SECRET, data);
   const warranty = await addLongWarrantySales(BASE, APP_SECRET, data);
   data.warranty = warranty;
@@ -118,6 +118,14 @@ try {
       await navigateInApp(page, screen.path);
       await settle(page, loads);
       await shoot(page, folder, ++n, screen.name);
+    }
+    // Anti-theft on the Tamil customer's details: the owner's choice, the lost-phone steps, and the SIM changes
+    // with their SMS alerts and lost mode.
+    await navigateInApp(page, `/customer-details/${data.tamil}`);
+    await settle(page, loads);
+    for (const [heading, name] of [['antitheft.title', 'antitheft'], ['antitheft.lost.title', 'antitheft-lost'], ['simChanges.customerTitle', 'antitheft-sim-changes']] as const) {
+      await page.getByRole('heading', { name: text(lng, heading), exact: true }).first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await page.screenshot({ path: `${folder}/${String(++n).padStart(2, '0')}-customer_details-${name}.png` });
     }
     await page.getByRole('button', { name: text(lng, 'nav.openMenu') }).click();
     await settle(page, loads);

@@ -3,6 +3,7 @@
  * from the router, so new screens join on their own), example addresses for parameterised routes, a customer
  * set with long real-world data, and moving between screens inside the app.
  */
+import { PRODUCT_TYPE } from '@kisht/domain/constants';
 import { createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
@@ -138,14 +139,15 @@ export async function navigateInApp(page: Page, path: string) {
   }, path);
   await page.waitForFunction((to) => location.pathname + location.search === to, path);
 }
-/** A customer with a 60-character name, a price in the tens of lakhs and 60 instalments. */
-export async function addLongCustomer(api: RetailerApi, name: { first: string; last: string }, mobile: string, imei: string): Promise<number> {
+/** A customer with a 60-character name, a price in the tens of lakhs and 60 instalments (the EMI locker, or with anti-theft). */
+export async function addLongCustomer(api: RetailerApi, name: { first: string; last: string }, mobile: string, imei: string, options: { productType?: number; altMobile?: string } = {}): Promise<number> {
   if (`${name.first} ${name.last}`.length !== 60) throw new Error('the long names are 60 characters');
   const products = await api.request<Array<{ id: number; product_type: number }>>('GET', '/api/products');
   const today = todayInIndia();
   const { customer } = await api.request<{ customer: { id: number } }>('POST', '/api/customer', {
-    first_name: name.first, last_name: name.last, mobile, device_brand: 'Samsung', device_model: 'Galaxy S25 Ultra Enterprise Edition 512GB Titanium',
-    imei1: imei, provisioning_type: 0, product_id: products.find((p) => p.product_type === 0)!.id,
+    first_name: name.first, last_name: name.last, mobile, ...(options.altMobile ? { alt_mobile: options.altMobile } : {}),
+    device_brand: 'Samsung', device_model: 'Galaxy S25 Ultra Enterprise Edition 512GB Titanium',
+    imei1: imei, provisioning_type: 0, product_id: products.find((p) => p.product_type === (options.productType ?? 0))!.id,
     price_paise: 987_654_321, down_payment_paise: 12_345_678, annual_rate_bps: 1850, interest_method: 'flat', tenure_months: 60,
     start_date: addDays(today, -200), first_due_date: addDays(today, -170),
   });
@@ -162,24 +164,32 @@ export async function addLongMember(api: RetailerApi): Promise<number> {
   return member.id;
 }
 
+/** The owner's message on the lost-mode screen, near its longest (160 characters), in Tamil. */
+const LOST_MESSAGE = 'இந்த கைபேசி தொலைந்துவிட்டது. கண்டெடுத்தவர்கள் தயவுசெய்து கீழே உள்ள எண்ணை அழைக்கவும். உரிமையாளர் திருச்சிராப்பள்ளி ஸ்ரீரங்கம் பகுதியில் வசிக்கிறார். நன்றி.';
+
 /**
  * Two customers with 60-character names (Latin with a 31-letter word, and Tamil), prices in the tens of lakhs,
- * 60 instalments with the first ones overdue; the Tamil customer's phone enrols with two SIMs and has its cards
- * changed four times.
+ * 60 instalments with the first ones overdue; the Tamil customer's phone, sold with anti-theft, enrols with two
+ * SIMs and has its cards changed four times (each change alerting the owner and turning lost mode on).
  */
-export async function createLongData(server: string): Promise<Data> {
+export async function createLongData(server: string, appSecret: string): Promise<Data> {
   const api = new RetailerApi(server);
   await api.signIn(`+91${RETAILER}`);
+  // The demo seed gives this retailer no anti-theft keys: one for the Tamil customer.
+  await runOperator(server, appSecret, ['keys', `+91${RETAILER}`, String(PRODUCT_TYPE.DPC_ANTITHEFT), '1']);
   const tamilImei = randomImei();
   const plans = await api.request<Array<{ id: number; app_type: number; product_id: number }>>('GET', '/api/customer/get_plans_antihacking');
   const basic = plans.find((p) => p.app_type === 8);
   if (!basic) throw new Error('the organisation has no anti-hacking plan of app type 8');
   const data = {
     latin: await addLongCustomer(api, LATIN_NAME, '+919811122233', randomImei()),
-    tamil: await addLongCustomer(api, TAMIL_NAME, '+919811122244', tamilImei),
+    tamil: await addLongCustomer(api, TAMIL_NAME, '+919811122244', tamilImei, { productType: PRODUCT_TYPE.DPC_ANTITHEFT, altMobile: '+919811122266' }),
     member: await addLongMember(api),
     antihackingPlan: { id: basic.id, productId: basic.product_id },
   };
+  // Anti-theft: a SIM change turns lost mode on with the longest message the owner may leave, so each change
+  // below lists its SMS alert and lost mode.
+  await api.request('POST', '/api/customer/antitheft', { customer_id: data.tamil, lost_mode_on_sim_change: true, message: LOST_MESSAGE, contact_mobile: '+919811122266' });
   const { qr_payload } = await api.request<{ qr_payload: string }>('GET', `/api/customer/generate_emm_code?customer_id=${data.tamil}`);
   const store = new MemoryStore();
   const agent = new DeviceAgent({ store });

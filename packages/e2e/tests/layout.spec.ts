@@ -186,7 +186,7 @@ const allProblems: Problem[] = [];
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(120_000);
-  data = await createLongData(BASE_URL);
+  data = await createLongData(BASE_URL, APP_SECRET);
   // Anti-hacking plans sold to the long-named buyers, one cancelled, in the customer list's anti-hacking list.
   await addLongAntihackingSales(BASE_URL, APP_SECRET, data);
   // Extended warranties for the long-named customers: one in cover, one waiting, one cancelled.
