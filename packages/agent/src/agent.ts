@@ -12,7 +12,7 @@ import { SIM_TRACKING_COMMANDS } from '@kisht/domain/device-actions';
 import { parseActivationCode } from '@kisht/domain/activation-code';
 import { acceptOfflineCode, CODE_ATTEMPTS, lockoutSeconds, type CodePurpose } from '@kisht/protocol/offline-codes';
 import {
-  RECENT_OUTCOMES, RELEASE_ACTIONS, TOGGLE_ACTIONS, type CheckInBody, type CheckInReply, type CommandMessage, type CommandResult,
+  LOST_MODE_CHECK_IN_SECONDS, RECENT_OUTCOMES, RELEASE_ACTIONS, RING_SECONDS, TOGGLE_ACTIONS, type CheckInBody, type CheckInReply, type CommandMessage, type CommandResult,
   type CommandOutcomeRecord, type DeviceEvent, type OfflineLogEntry, type Sim, type ToggleAction,
 } from '@kisht/protocol/messages';
 import {
@@ -452,7 +452,9 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     // While the shop has an "I paid" claim to decide, the customer is waiting on the locked screen: ask again
     // every minute for the decision instead of at the usual interval.
     const waiting = reply.desired?.lock_screen?.claim?.status === 'open';
-    this.nextCheckInAt = now + Math.min(s.checkInSeconds, waiting ? CLAIM_CHECK_IN_SECONDS : Infinity) * 1000;
+    // A lost phone reports where it is every few minutes (its location goes with each check-in).
+    const lost = s.screen.lostMode.on ? LOST_MODE_CHECK_IN_SECONDS : Infinity;
+    this.nextCheckInAt = now + Math.min(s.checkInSeconds, waiting ? CLAIM_CHECK_IN_SECONDS : Infinity, lost) * 1000;
     s.bypass = false;
     s.offlineWarning = false;
     s.selfLockAnchor = null;
@@ -544,6 +546,13 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
         screen.lostMode = payload.on
           ? { on: true, message: (payload.message as string | null | undefined) ?? null, phone: (payload.phone as string | null | undefined) ?? null }
           : { ...screen.lostMode, on };
+        // A phone just reported lost tells where it is at once, then every few minutes while lost.
+        if (on) this.nextCheckInAt = this.now();
+        else {
+          // Found: back to the usual interval from the last check-in, and the alarm stops.
+          screen.alarmUntil = null;
+          this.nextCheckInAt = Math.max(this.nextCheckInAt, (this.s.lastCheckIn ?? this.now()) + this.s.checkInSeconds * 1000);
+        }
       }
       this.save();
       return {};
@@ -576,6 +585,13 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
         if (typeof payload.pin !== 'string' || !/^\d{4,8}$/.test(payload.pin)) throw new CommandFailure('bad_pin');
         screen.pin = payload.pin;
         break;
+      case 'ring': {
+        // At full volume, silent mode or not, for the time asked (5 s to 5 min).
+        const seconds = payload.seconds === undefined ? RING_SECONDS : Number(payload.seconds);
+        if (!Number.isInteger(seconds) || seconds < 5 || seconds > 300) throw new CommandFailure('bad_payload');
+        screen.alarmUntil = this.now() + seconds * 1000;
+        break;
+      }
       case 'fetch_location':
         if (!screen.location) throw new CommandFailure('location_unavailable');
         return { location: { ...screen.location, at: this.iso() } };

@@ -41,6 +41,8 @@ export interface PhoneScreen {
   /** Shown over the home screen until the customer dismisses it. */
   emiAlert: EmiAlert | null;
   pin: string | null;
+  /** The alarm `ring` started plays until then (ms); absent or null: silent. */
+  alarmUntil?: number | null;
   simTracking: { online: boolean; offline: boolean };
   location: Location | null;
   sims: Sim[];

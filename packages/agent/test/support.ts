@@ -42,14 +42,14 @@ export async function until(condition: () => boolean, timeoutMs = 5000): Promise
 
 let imeiSeq = Math.floor(Math.random() * 9000);
 
-export async function addCustomer(live: LiveServer): Promise<{ id: number; imei1: string }> {
+export async function addCustomer(live: LiveServer, productType = 0): Promise<{ id: number; imei1: string }> {
   const { t, ravi } = live;
   const products = (await t.get('/api/products', { token: ravi })).json().data as Array<{ id: number; product_type: number }>;
   const today = todayInIndia();
   const res = await t.post('/api/customer', {
     first_name: 'Agent', last_name: `Owner${imeiSeq}`, mobile: '+919812300099', device_brand: 'Samsung', device_model: 'A05',
     imei1: withImeiCheckDigit(`3577777777${String(imeiSeq++).padStart(4, '0')}`), provisioning_type: 0,
-    product_id: products.find((p) => p.product_type === 0)!.id, price_paise: 300_000, down_payment_paise: 0, annual_rate_bps: 0,
+    product_id: products.find((p) => p.product_type === productType)!.id, price_paise: 300_000, down_payment_paise: 0, annual_rate_bps: 0,
     interest_method: 'flat', tenure_months: 3, start_date: today, first_due_date: addDays(today, 30),
   }, { token: ravi });
   expect(res.statusCode, res.body).toBe(200);
@@ -63,8 +63,8 @@ export async function qrPayload(live: LiveServer, customerId: number): Promise<s
 }
 
 /** A customer and a phone enrolled from the customer's QR, started and checked in. */
-export async function enrolledPhone(live: LiveServer, options: Partial<AgentOptions> = {}) {
-  const customer = await addCustomer(live);
+export async function enrolledPhone(live: LiveServer, options: Partial<AgentOptions> = {}, productType = 0) {
+  const customer = await addCustomer(live, productType);
   const agent = new DeviceAgent({ store: new MemoryStore(), tickMs: 200, ...options });
   await agent.enrolFromQr(await qrPayload(live, customer.id), { imei1: customer.imei1, serial: 'R58N000001' }, [{ slot: 1, operator: 'Jio', iccid: '8991000000000000011' }]);
   const checkedIn = new Promise<void>((resolve) => agent.once('check-in', () => resolve()));

@@ -5,8 +5,13 @@
  */
 import type { DeviceAction } from '@kisht/domain/device-actions';
 
-/** Every command a phone may receive: the spec's device actions plus PIN change and release. */
-export type CommandType = DeviceAction | 'pin_change' | 'unclaim';
+/** Every command a phone may receive: the spec's device actions plus PIN change, release and ringing a lost phone. */
+export type CommandType = DeviceAction | 'pin_change' | 'unclaim' | 'ring';
+
+/** How long `ring` plays the alarm unless the command says otherwise (revision 4). */
+export const RING_SECONDS = 60;
+/** While lost mode is on the phone checks in (with its location) at least this often (revision 4). */
+export const LOST_MODE_CHECK_IN_SECONDS = 300;
 
 /** Actions switched on or off; `on: true` means the restriction or feature the action names is active. */
 export const TOGGLE_ACTIONS = [
@@ -78,6 +83,7 @@ export type CommandPayload =
   | { text: string; policy: 'alert' | 'wallpaper' } // wallpaper
   | { message: string; amount_due: number; due_date: string | null; upi: string | null; language: string | null } // emi_alert
   | { pin: string } // pin_change
+  | { seconds: number } // ring
   | Record<string, never>;
 
 export interface CommandMessage {

@@ -43,6 +43,8 @@ export interface PhoneView {
   payment: { order: { amount: string; upiLink: string | null; upiQr: string | null; shortUrl: string | null } | null; claimSent: boolean; problem: PaymentProblem | null };
   emiAlert: { message: string; amountDue: string | null; dueDate: string | null; upiQr: string | null } | null;
   lostMode: { on: boolean; message: string | null; phone: string | null };
+  /** The alarm a `ring` started is playing. */
+  ringing: boolean;
   wallpaper: { text: string; policy: 'alert' | 'wallpaper' } | null;
   sims: Array<{ slot: number; operator?: string; iccid?: string }>;
   code: { lockedUntil: number | null; last: CodeResult | null };
@@ -117,6 +119,7 @@ export async function buildView(
       ? { message: alert.message, amountDue: amountDueText(alert.amount_due), dueDate: alert.due_date ? formatDate(alert.due_date) : null, upiQr: await qrImage(alert.upi) }
       : null,
     lostMode: screen.lostMode,
+    ringing: (screen.alarmUntil ?? 0) > agent.now(),
     wallpaper: screen.wallpaper,
     sims: screen.sims,
     code: { lockedUntil: s.codeLockedUntil, last: lastCode },

@@ -69,6 +69,7 @@ export async function devicesRoutes(app: App, opts: { devices: DevicesService; c
     retailerPost(`/api/device/${action}`, "Remove the agent from the phone: needs the customer's UNINSTALL OTP and the retailer's location", UninstallBody, DeviceCommand, (r) => devices.uninstall(authOf(r), r.body, action));
   }
   retailerPost('/api/device/pin_change', "Set the phone's screen PIN", PinChangeBody, DeviceCommand, (r) => devices.pinChange(authOf(r), r.body.customer_id, r.body.pin));
+  retailerPost('/api/device/ring', 'Ring an anti-theft phone: an alarm at full volume for a minute, even on silent (409 ACTION_NOT_ALLOWED without anti-theft)', CommandBody, DeviceCommand, (r) => devices.ring(authOf(r), r.body.customer_id));
   retailerPost('/api/device/unclaim', 'Release the phone from management once the loan is closed', CommandBody, DeviceCommand, (r) => devices.unclaim(authOf(r), r.body.customer_id));
 
   app.get('/api/device/commands', {

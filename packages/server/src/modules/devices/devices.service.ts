@@ -4,10 +4,10 @@
  * lock/unlock, SIM changes and the device panel. The phone's side is the command channel.
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { isDeviceActionAllowed, offeredActions, offeredPlanActions, SIM_TRACKING_COMMANDS, type DeviceAction, type ProvisioningType } from '@kisht/domain/device-actions';
+import { isAntiTheftProduct, isDeviceActionAllowed, offeredActions, offeredPlanActions, SIM_TRACKING_COMMANDS, type DeviceAction, type ProvisioningType } from '@kisht/domain/device-actions';
 import { INSTALL_STATUS, PROVISIONING_TYPE } from '@kisht/domain/constants';
 import { HOTP_LOOK_AHEAD, offlineCode, oucCode, oucStep, OUC_STEP_SECONDS } from '@kisht/protocol/offline-codes';
-import type { CheckInBody, LockScreen, LockScreenClaim, OfflineLogEntry, Sim } from '@kisht/protocol/messages';
+import { RING_SECONDS, type CheckInBody, type LockScreen, type LockScreenClaim, type OfflineLogEntry, type Sim } from '@kisht/protocol/messages';
 import { upiPayLink } from '@kisht/domain/upi';
 import { commandTopic, deviceIdOf, deviceUsername, eventTopic } from '@kisht/protocol/topics';
 import { assertAccess } from '../../plugins/access.ts';
@@ -164,11 +164,16 @@ export function createDevicesService(deps: {
    * Checks the caller's switches, that the customer is theirs and has a phone, and the action rule; only then
    * builds the payload (`payload` may read the customer's loan) and writes and publishes the command.
    */
-  async function act(caller: RequestAuth, customerId: number, action: DeviceAction | 'pin_change' | 'unclaim', payload: object | ((customer: CustomerRow) => Promise<object>)): Promise<DeviceCommand> {
-    assertAccess(caller, accessFor(action));
+  async function act(caller: RequestAuth, customerId: number, action: DeviceAction | 'pin_change' | 'unclaim' | 'ring', payload: object | ((customer: CustomerRow) => Promise<object>)): Promise<DeviceCommand> {
+    // Ringing a phone is part of anti-theft: the same switch as its lost mode.
+    assertAccess(caller, accessFor(action === 'ring' ? 'antitheft_lost_mode' : action));
     const customer = await deps.customers.visible(caller, customerId);
     const device = await deviceOf(customer);
-    if (action === 'pin_change' ? !pinChangeOffered(customer) : action === 'unclaim' ? !(await loanClosed(customer)) : !isDeviceActionAllowed(action, context(customer))) {
+    const allowed = action === 'pin_change' ? pinChangeOffered(customer)
+      : action === 'unclaim' ? await loanClosed(customer)
+        : action === 'ring' ? isAntiTheftProduct(customer.product_type)
+          : isDeviceActionAllowed(action, context(customer));
+    if (!allowed) {
       throw new AppError(action === 'unclaim' ? 'LOAN_OPEN' : 'ACTION_NOT_ALLOWED');
     }
     if (action === 'fetch_location') await devices.wantLocation(device.id);
@@ -292,6 +297,9 @@ export function createDevicesService(deps: {
     wallpaper: (caller: RequestAuth, customerId: number, text: string, policy: 'alert' | 'wallpaper') => act(caller, customerId, 'wallpaper', { text, policy }),
     once: (caller: RequestAuth, customerId: number, action: DeviceAction) => act(caller, customerId, action, {}),
     pinChange: (caller: RequestAuth, customerId: number, pin: string) => act(caller, customerId, 'pin_change', { pin }),
+
+    /** Rings an anti-theft phone (decision 022): an alarm at full volume for RING_SECONDS, to find it nearby. */
+    ring: (caller: RequestAuth, customerId: number) => act(caller, customerId, 'ring', { seconds: RING_SECONDS }),
 
     /** EMI alert to the phone: the message and what is due now, in the customer's language. */
     async emiAlert(caller: RequestAuth, customerId: number, message: string | undefined, alertId?: number): Promise<DeviceCommand> {
