@@ -2,8 +2,8 @@
  * Anti-theft end to end (decision 022): a phone sold with the EMI locker and anti-theft is enrolled; the retailer
  * sets, on customer details, that a SIM change turns lost mode on with the owner's message; the SIM is swapped on
  * the virtual phone; the console shows the SIM change with its SMS alert and lost mode, without a reload, and the
- * phone shows the lost-mode screen with the owner's message and number. The owner's alternate number and the
- * retailer find the alert in the development SMS outbox.
+ * phone shows the lost-mode screen with the owner's message and number, and rings when asked. The owner's
+ * alternate number and the retailer find the alert in the development SMS outbox.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { addDays } from '@kisht/domain/calendar';
@@ -82,6 +82,10 @@ test('a SIM swap on an anti-theft phone alerts the owner and the shop, and turns
     await expect(changes.getByText(en('simChanges.alerted', { mobiles: `${OWNER_ALT}, +919876543210` }))).toBeVisible();
     await expect(changes.getByText(en('simChanges.lostModeOn'))).toBeVisible();
     await expect(changes.getByText('Airtel')).toBeVisible();
+
+    // Ringing the lost phone from the console sounds its alarm.
+    await section.getByRole('button', { name: en('antitheft.ring') }).click();
+    await expect(phone.getByRole('alert').filter({ hasText: phoneText('lost.ringing') })).toBeVisible();
 
     // The owner's alternate number and the shop got the SMS, naming the phone and its new SIM.
     await expect.poll(async () => (await outboxTo(page, OWNER_ALT)).length).toBe(1);

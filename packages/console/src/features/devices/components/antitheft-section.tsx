@@ -15,6 +15,7 @@ import { Skeleton, SKELETON_SMALL } from '../../../shared/ui/skeleton.tsx';
 import { TextAreaField } from '../../../shared/ui/text-area-field.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';
 import { useGetAntitheftQuery, useSaveAntitheftMutation } from '../api/antitheft-api.ts';
+import { useSendDeviceCommandMutation } from '../api/devices-api.ts';
 import { antitheftRequest, draftOf, validateAntitheft, type AntitheftDraft, type AntitheftErrors } from '../hooks/antitheft-form.ts';
 import './devices.css';
 
@@ -105,7 +106,21 @@ function LostPhoneSteps({ profile }: { profile: CustomerProfile }) {
   );
 }
 
-export function AntitheftSection({ customerId, profile, canEdit }: { customerId: number; profile: CustomerProfile; canEdit: boolean }) {
+/** Rings the phone to find it nearby; the command's progress shows in the device panel's history. */
+function RingButton({ customerId }: { customerId: number }) {
+  const { t } = useTranslation();
+  const [send, { isLoading }] = useSendDeviceCommandMutation();
+  return (
+    <div className="antitheft-ring">
+      <button type="button" className="button button--secondary button--block" disabled={isLoading} onClick={() => void send({ customerId, request: { url: '/api/device/ring', body: { customer_id: customerId } } })}>
+        {t('antitheft.ring')}
+      </button>
+      <p className="muted small">{t('antitheft.ringHint')}</p>
+    </div>
+  );
+}
+
+export function AntitheftSection({ customerId, profile, canEdit, enrolled }: { customerId: number; profile: CustomerProfile; canEdit: boolean; enrolled: boolean }) {
   const { t } = useTranslation();
   const { data: settings, isLoading, isError } = useGetAntitheftQuery(customerId);
   return (
@@ -123,6 +138,7 @@ export function AntitheftSection({ customerId, profile, canEdit }: { customerId:
           <SettingsForm settings={settings} canEdit={canEdit} />
         </>
       )}
+      {enrolled && canEdit ? <RingButton customerId={customerId} /> : null}
       <LostPhoneSteps profile={profile} />
     </section>
   );

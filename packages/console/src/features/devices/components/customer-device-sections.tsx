@@ -12,6 +12,7 @@ import { useAppSelector } from '../../../shared/state/hooks.ts';
 import { isActionPermitted, type AccessSwitches } from '../hooks/device-access.ts';
 import { AntitheftSection } from './antitheft-section.tsx';
 import { DevicePanel } from './device-panel.tsx';
+import { useGetDevicePanelQuery } from '../api/devices-api.ts';
 import { SimChangeItem } from './sim-change-item.tsx';
 
 function CustomerSimChanges({ customerId }: { customerId: number }) {
@@ -39,11 +40,13 @@ function CustomerSimChanges({ customerId }: { customerId: number }) {
 
 export function CustomerDeviceSections(props: CustomerDeviceSectionProps) {
   const switches: AccessSwitches = { userAccess: useAppSelector(selectUserAccessConfig), lockAccess: useAppSelector(selectAccessConfig) };
+  // The device panel's own request (shared cache): ringing needs an enrolled phone.
+  const { data: panel } = useGetDevicePanelQuery(props.customerId);
   return (
     <>
       <DevicePanel {...props} />
       {isAntiTheftProduct(props.profile.product_type) ? (
-        <AntitheftSection customerId={props.customerId} profile={props.profile} canEdit={isActionPermitted('antitheft_lost_mode', switches)} />
+        <AntitheftSection customerId={props.customerId} profile={props.profile} canEdit={isActionPermitted('antitheft_lost_mode', switches)} enrolled={!!panel?.device} />
       ) : null}
       <CustomerSimChanges customerId={props.customerId} />
     </>
