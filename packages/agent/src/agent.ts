@@ -323,6 +323,12 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
   tick(): void {
     if (!this.enrolled) return;
     this.evaluateSelfLock();
+    // The alarm stops by itself; the screen hears of it.
+    const alarm = this.s.screen.alarmUntil;
+    if (alarm && this.now() >= alarm) {
+      this.s.screen.alarmUntil = null;
+      this.save();
+    }
     if (this.running && this.online && !this.checkInRunning && this.now() >= this.nextCheckInAt) void this.checkIn();
   }
 

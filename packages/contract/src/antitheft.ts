@@ -20,6 +20,9 @@ export const AntitheftSettingsBody = Type.Object({
 }, { additionalProperties: false });
 export type AntitheftSettingsBody = Static<typeof AntitheftSettingsBody>;
 
+export const AntitheftRenewBody = Type.Object({ customer_id: Id }, { additionalProperties: false });
+export type AntitheftRenewBody = Static<typeof AntitheftRenewBody>;
+
 export const Antitheft = Type.Object({
   customer_id: Type.Integer(),
   lost_mode_on_sim_change: Type.Boolean(),
@@ -29,5 +32,11 @@ export const Antitheft = Type.Object({
   alert_mobiles: Type.Array(Type.String()),
   /** When the owner's choice was last saved; null: never (the defaults apply). */
   updated_at: Nullable(Type.String()),
+  /** YYYY-MM-DD: the last day anti-theft is in force (the enrolment day plus the plan's validity, or as renewed). */
+  covered_until: Type.String(),
+  /** Anti-theft is in force today (India): SIM changes alert and may turn lost mode on. */
+  in_cover: Type.Boolean(),
+  /** How many days a renewal adds (the plan's validity); a renewal uses one key of the customer's product. */
+  renewal_days: Type.Integer(),
 });
 export type Antitheft = Static<typeof Antitheft>;

@@ -8,7 +8,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { addDays } from '@kisht/domain/calendar';
 import { PRODUCT_TYPE } from '@kisht/domain/constants';
-import { todayInIndia } from '@kisht/domain/format';
+import { formatDate, todayInIndia } from '@kisht/domain/format';
 import { DeviceAgent } from '@kisht/agent/agent';
 import { MemoryStore } from '@kisht/agent/store';
 import { startScreen } from '@kisht/agent/screen/screen-server';
@@ -64,6 +64,14 @@ test('a SIM swap on an anti-theft phone alerts the owner and the shop, and turns
     await section.getByRole('button', { name: en('antitheft.save') }).click();
     await expect(page.getByText(en('messages.ANTITHEFT_SAVED'))).toBeVisible();
     await expect(section.getByText(en('antitheft.saved', { time: '' }).trim())).toBeVisible();
+
+    // Anti-theft is in force for the plan's year; renewing adds another year with one key, after a question.
+    await expect(section.getByText(en('antitheft.coveredUntil', { date: formatDate(addDays(today, 364)) }))).toBeVisible();
+    await section.getByRole('button', { name: en('antitheft.renew', { count: '365' }) }).click();
+    const renew = page.getByRole('dialog', { name: en('antitheft.renewTitle') });
+    await expect(renew.getByText(en('antitheft.renewBody', { count: '365', date: formatDate(addDays(today, 364 + 365)) }))).toBeVisible();
+    await renew.getByRole('button', { name: en('antitheft.renewConfirm') }).click();
+    await expect(section.getByText(en('antitheft.coveredUntil', { date: formatDate(addDays(today, 364 + 365)) }))).toBeVisible();
 
     // The SIM is swapped on the phone.
     await phone.goto(screen.url);

@@ -245,7 +245,7 @@ export async function buildApp(config: Config, deps: AppDeps) {
       antihackingOf: async (caller, mobile) => (await antihackingSales.list(caller.accountId, ownRetailerOf(caller), { search: mobile, page: 1, limit: 100 })).rows.map(toAntihackingSale),
     }),
   });
-  await app.register(antitheftRoutes, { antitheft: createAntitheftService({ db, visible: (caller, id) => customers.visible(caller, id), notify: events.notify }) });
+  await app.register(antitheftRoutes, { antitheft: createAntitheftService({ db, visible: (caller, id) => customers.visible(caller, id), licenses: createLicensesRepository(db), notify: events.notify }) });
   await app.register(dashboardRoutes, { dashboard: createDashboardRepository(db), catalogue });
   const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
   const warn = (message: string, error?: unknown) => app.log.warn({ err: error }, message);

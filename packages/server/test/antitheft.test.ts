@@ -4,6 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRODUCT_TYPE } from '@kisht/domain/constants';
+import { addDays } from '@kisht/domain/calendar';
+import { todayInIndia } from '@kisht/domain/format';
 import type { TestApp } from './harness.ts';
 import { MEENA, RAVI } from './harness.ts';
 import { startDeviceApp, type deviceFixtures } from './device-fixtures.ts';
@@ -14,6 +16,8 @@ let f: ReturnType<typeof deviceFixtures>;
 
 beforeAll(async () => {
   ({ t, ravi, f } = await startDeviceApp());
+  // Enough anti-theft keys for every customer and renewal below (the demo seed gives five).
+  await t.db.query(`UPDATE license_balances SET balance = 50 WHERE product_type = 9 AND user_id = (SELECT id FROM users WHERE mobile = $1)`, [RAVI]);
 });
 afterAll(async () => {
   await t?.close();
@@ -33,7 +37,11 @@ describe('anti-theft settings', () => {
     const c = await f.customer({ product_type: PRODUCT_TYPE.DPC_ANTITHEFT, alt_mobile: OWNER_ALT });
     const fresh = await t.get(`/api/customer/antitheft?customer_id=${c.id}`, { token: ravi });
     expect(fresh.statusCode, fresh.body).toBe(200);
-    expect(fresh.json().data).toEqual({ customer_id: c.id, lost_mode_on_sim_change: false, message: null, contact_mobile: null, alert_mobiles: [OWNER_ALT, RAVI], updated_at: null });
+    expect(fresh.json().data).toEqual({
+      customer_id: c.id, lost_mode_on_sim_change: false, message: null, contact_mobile: null, alert_mobiles: [OWNER_ALT, RAVI], updated_at: null,
+      // The plan of the product is a year: enrolled today, in force to the day before the same date next year.
+      covered_until: addDays(todayInIndia(), 364), in_cover: true, renewal_days: 365,
+    });
 
     const body = { customer_id: c.id, lost_mode_on_sim_change: true, message: '  Please return this phone, reward offered  ', contact_mobile: '+919700099988' };
     const saved = await t.post('/api/customer/antitheft', body, { token: ravi });
@@ -67,16 +75,26 @@ describe('a SIM change on an anti-theft phone', () => {
     await expect.poll(() => texts('+919700011133')).toHaveLength(1);
     const [owner] = await texts('+919700011133');
     expect(owner).toContain(c.imei1);
-    expect(owner).toContain('Vi +919000000777');
+    expect(owner).toContain('SIMs in it now: Vi +919000000777');
     expect(owner).toContain('Lost mode is on');
     await expect.poll(async () => (await texts(RAVI)).length).toBe(before + 1);
     expect((await simChangesOf(c.id))[0]).toMatchObject({ alerted_to: ['+919700011133', RAVI], lost_mode_on: true, new_sims: [{ operator: 'Vi' }] });
 
-    // The same report again (a phone that did not hear the broker's answer) sends nothing more.
+    // The same report again (a phone that did not hear the broker's answer) sends nothing more; the next change,
+    // reported after it on the same connection, is taken, so by then the repeat has been dealt with.
     await phone.send({ kind: 'sim_change', n: 1, old: [{ slot: 0, operator: 'Jio', iccid: '8991000000000000001' }], new: [{ slot: 0, operator: 'Vi', iccid: '8991000000000000777' }] } as never);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(await texts('+919700011133')).toHaveLength(1);
-    expect(await simChangesOf(c.id)).toHaveLength(1);
+    await phone.send({ kind: 'sim_change', n: 2, old: [{ slot: 0, operator: 'Vi', iccid: '8991000000000000777' }], new: [{ slot: 0, operator: 'Jio', iccid: '8991000000000000001' }, { slot: 1, operator: 'Airtel' }] } as never);
+    await expect.poll(async () => (await simChangesOf(c.id)).length).toBe(2);
+    await expect.poll(() => texts('+919700011133')).toHaveLength(2);
+    // A dual-SIM phone names every SIM in it now.
+    expect((await texts('+919700011133'))[1]).toContain('Jio, Airtel');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await texts('+919700011133')).toHaveLength(2);
+
+    // Turned on by hand without a message, anti-theft lost mode shows what the owner chose.
+    const byHand = await t.post('/api/device/antitheft_lost_mode', { customer_id: c.id, on: true }, { token: ravi });
+    expect(byHand.statusCode, byHand.body).toBe(200);
+    expect(byHand.json().data.payload).toEqual({ on: true, message: 'This phone is lost. Please call the owner.', phone: '+919700011133' });
     await phone.close();
   });
 
@@ -100,5 +118,62 @@ describe('a SIM change on an anti-theft phone', () => {
     expect((await simChangesOf(c.id))[0]).toMatchObject({ alerted_to: [], lost_mode_on: false });
     expect(await texts('+919700011155')).toEqual([]);
     await phone.close();
+  });
+});
+
+describe('anti-theft cover', () => {
+  const keys = async () => (await t.db.query<{ balance: number }>(`SELECT balance FROM license_balances WHERE product_type = 9 AND user_id = (SELECT id FROM users WHERE mobile = $1)`, [RAVI])).rows[0]!.balance;
+  const expire = (customerId: number, lastDay: string) =>
+    t.db.query(`INSERT INTO antitheft_settings (customer_id, account_id, updated_by, covered_until) SELECT id, account_id, retailer_id, $2 FROM customers WHERE id = $1
+                ON CONFLICT (customer_id) DO UPDATE SET covered_until = EXCLUDED.covered_until`, [customerId, lastDay]);
+
+  it('ends: a SIM change after the last day in force alerts no one and leaves lost mode off', async () => {
+    const { customer: c, phone } = await f.phone({ product_type: PRODUCT_TYPE.DPC_ANTITHEFT, alt_mobile: '+919700011166', mobile: '+919812300104' });
+    await t.post('/api/customer/antitheft', { customer_id: c.id, lost_mode_on_sim_change: true, message: null, contact_mobile: null }, { token: ravi });
+    await expire(c.id, addDays(todayInIndia(), -1));
+    expect((await t.get(`/api/customer/antitheft?customer_id=${c.id}`, { token: ravi })).json().data).toMatchObject({ in_cover: false, covered_until: addDays(todayInIndia(), -1) });
+    await phone.send({ kind: 'sim_change', old: [{ slot: 0, operator: 'Jio', iccid: '8991000000000000001' }], new: [{ slot: 0, operator: 'Vi', iccid: '8991000000000000888' }] } as never);
+    await expect.poll(async () => (await simChangesOf(c.id)).length).toBe(1);
+    expect((await simChangesOf(c.id))[0]).toMatchObject({ alerted_to: [], lost_mode_on: false });
+    expect(await texts('+919700011166')).toEqual([]);
+    expect(await f.commands(c.id)).toHaveLength(0);
+    await phone.close();
+  });
+
+  it('renews with one key, from today once ended and from the last day while in force; refused without a key or outside the network', async () => {
+    const c = await f.customer({ product_type: PRODUCT_TYPE.DPC_ANTITHEFT, mobile: '+919812300105' });
+    const today = todayInIndia();
+    await expire(c.id, addDays(today, -30));
+    const before = await keys();
+    const renewed = await t.post('/api/customer/antitheft/renew', { customer_id: c.id }, { token: ravi });
+    expect(renewed.statusCode, renewed.body).toBe(200);
+    expect(renewed.json().data).toMatchObject({ covered_until: addDays(today, 364), in_cover: true });
+    expect(await keys()).toBe(before - 1);
+    // In force: the next term follows on from the last day.
+    expect((await t.post('/api/customer/antitheft/renew', { customer_id: c.id }, { token: ravi })).json().data.covered_until).toBe(addDays(today, 364 + 365));
+    expect(await keys()).toBe(before - 2);
+    const ledger = await t.db.query<{ reason: string }>(`SELECT reason FROM license_ledger WHERE customer_id = $1 ORDER BY id`, [c.id]);
+    expect(ledger.rows.map((r) => r.reason)).toEqual(['enrolment', 'renewal', 'renewal']);
+
+    // Without a key nothing changes.
+    await t.db.query(`UPDATE license_balances SET balance = 0 WHERE product_type = 9 AND user_id = (SELECT id FROM users WHERE mobile = $1)`, [RAVI]);
+    const refused = await t.post('/api/customer/antitheft/renew', { customer_id: c.id }, { token: ravi });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().code).toBe('NO_LICENSE_KEY');
+    expect((await t.get(`/api/customer/antitheft?customer_id=${c.id}`, { token: ravi })).json().data.covered_until).toBe(addDays(today, 364 + 365));
+    await t.db.query(`UPDATE license_balances SET balance = 50 WHERE product_type = 9 AND user_id = (SELECT id FROM users WHERE mobile = $1)`, [RAVI]);
+
+    const meena = (await t.signIn(MEENA)).token;
+    expect((await t.post('/api/customer/antitheft/renew', { customer_id: c.id }, { token: meena })).statusCode).toBe(404);
+    const plain = await f.customer({ mobile: '+919812300106' });
+    expect((await t.post('/api/customer/antitheft/renew', { customer_id: plain.id }, { token: ravi })).json().code).toBe('NOT_ANTITHEFT');
+  });
+
+  it('takes two renewals at once as two terms', async () => {
+    const c = await f.customer({ product_type: PRODUCT_TYPE.DPC_ANTITHEFT, mobile: '+919812300107' });
+    const first = (await t.get(`/api/customer/antitheft?customer_id=${c.id}`, { token: ravi })).json().data.covered_until as string;
+    const answers = await Promise.all([1, 2].map(() => t.post('/api/customer/antitheft/renew', { customer_id: c.id }, { token: ravi })));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
+    expect((await t.get(`/api/customer/antitheft?customer_id=${c.id}`, { token: ravi })).json().data.covered_until).toBe(addDays(first, 730));
   });
 });

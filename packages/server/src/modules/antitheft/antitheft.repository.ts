@@ -1,6 +1,24 @@
 /** The antitheft_settings table, and what a SIM change on an anti-theft phone needs to know (decision 022). */
 import type { Queryable } from '../../db/database.ts';
 
+/**
+ * The last day a customer's anti-theft is in force (SQL over customers `c`): as renewed, or the enrolment day (in
+ * India) plus the validity of the customer's plan, or of the product's shortest active plan, or a year.
+ */
+const COVERED_UNTIL = `COALESCE(s.covered_until, (c.created_at AT TIME ZONE 'Asia/Kolkata')::date - 1 + COALESCE(
+  (SELECT validity_days FROM plans WHERE id = c.plan_id),
+  (SELECT min(validity_days) FROM plans WHERE product_id = c.product_id AND active),
+  ${365}))`;
+
+/** How many days a renewal adds (SQL over customers `c`): the plan's validity, as above. */
+const RENEWAL_DAYS = `COALESCE((SELECT validity_days FROM plans WHERE id = c.plan_id), (SELECT min(validity_days) FROM plans WHERE product_id = c.product_id AND active), ${365})`;
+
+export interface AntitheftCover {
+  /** YYYY-MM-DD, the last day in force. */
+  covered_until: string;
+  renewal_days: number;
+}
+
 export interface AntitheftSettingsRow {
   customer_id: number;
   lost_mode_on_sim_change: boolean;
@@ -18,6 +36,8 @@ export interface SimAlertTarget {
   device_model: string | null;
   imei1: string;
   retailer_mobile: string;
+  /** YYYY-MM-DD, the last day anti-theft is in force. */
+  covered_until: string;
   lost_mode_on_sim_change: boolean | null;
   message: string | null;
   contact_mobile: string | null;
@@ -47,12 +67,38 @@ export function createAntitheftRepository(db: Queryable) {
     async simAlertTarget(customerId: number, q: Queryable): Promise<SimAlertTarget> {
       return (await q.query<SimAlertTarget>(
         `SELECT p.product_type, c.alt_mobile, c.language, c.device_brand, c.device_model, c.imei1, r.mobile AS retailer_mobile,
-                s.lost_mode_on_sim_change, s.message, s.contact_mobile
+                to_char(${COVERED_UNTIL}, 'YYYY-MM-DD') AS covered_until, s.lost_mode_on_sim_change, s.message, s.contact_mobile
            FROM customers c JOIN products p ON p.id = c.product_id JOIN users r ON r.id = c.retailer_id
            LEFT JOIN antitheft_settings s ON s.customer_id = c.id
           WHERE c.id = $1`,
         [customerId],
       )).rows[0]!;
+    },
+
+    async cover(customerId: number, q: Queryable = db): Promise<AntitheftCover> {
+      return (await q.query<AntitheftCover>(
+        `SELECT to_char(${COVERED_UNTIL}, 'YYYY-MM-DD') AS covered_until, ${RENEWAL_DAYS} AS renewal_days
+           FROM customers c LEFT JOIN antitheft_settings s ON s.customer_id = c.id WHERE c.id = $1`,
+        [customerId],
+      )).rows[0]!;
+    },
+
+    /**
+     * Renews in the caller's transaction: the cover runs on from its last day, or from today when it has ended.
+     * The settings row is locked first, so two renewals at once add up instead of one overwriting the other.
+     */
+    async renew(customer: { id: number; account_id: number }, today: string, renewedBy: number, q: Queryable): Promise<string> {
+      await q.query(
+        `INSERT INTO antitheft_settings (customer_id, account_id, updated_by) VALUES ($1, $2, $3) ON CONFLICT (customer_id) DO NOTHING`,
+        [customer.id, customer.account_id, renewedBy],
+      );
+      await q.query('SELECT 1 FROM antitheft_settings WHERE customer_id = $1 FOR UPDATE', [customer.id]);
+      return (await q.query<{ covered_until: string }>(
+        `UPDATE antitheft_settings s SET covered_until = GREATEST(${COVERED_UNTIL}, $2::date - 1) + ${RENEWAL_DAYS}, updated_by = $3, updated_at = now()
+           FROM customers c WHERE c.id = s.customer_id AND s.customer_id = $1
+         RETURNING to_char(s.covered_until, 'YYYY-MM-DD') AS covered_until`,
+        [customer.id, today, renewedBy],
+      )).rows[0]!.covered_until;
     },
   };
 }

@@ -1,6 +1,6 @@
 /** Anti-theft settings of a phone on an anti-theft product (decision 022). */
 import { ErrorReply, Ok } from '@kisht/contract/envelope';
-import { Antitheft, AntitheftQuery, AntitheftSettingsBody } from '@kisht/contract/antitheft';
+import { Antitheft, AntitheftQuery, AntitheftRenewBody, AntitheftSettingsBody } from '@kisht/contract/antitheft';
 import type { App } from '../../shared/types.ts';
 import { ok } from '../../shared/reply.ts';
 import { authOf, SIGNED_IN } from '../../plugins/route-config.ts';
@@ -28,4 +28,12 @@ export async function antitheftRoutes(app: App, opts: { antitheft: AntitheftServ
       summary: "Save the owner's anti-theft choice (needs the lost-mode access switch). 409 NOT_ANTITHEFT for a product without anti-theft",
     },
   }, async (request) => ok(request, await antitheft.save(authOf(request), request.body), 'ANTITHEFT_SAVED'));
+
+  app.post('/api/customer/antitheft/renew', {
+    config: { callers: SIGNED_IN, scope: 'account', audit: 'antitheft.renew' },
+    schema: {
+      tags, security, body: AntitheftRenewBody, response: { 200: Ok(Antitheft), ...errors },
+      summary: "Renew a phone's anti-theft for another term of its plan's validity, from its last day in force or from today once ended; uses one key of the customer's product (409 NO_LICENSE_KEY when none is left)",
+    },
+  }, async (request) => ok(request, await antitheft.renew(authOf(request), request.body.customer_id), 'ANTITHEFT_RENEWED'));
 }

@@ -5,7 +5,9 @@
 import type { Antitheft, AntitheftSettingsBody } from '@kisht/contract/antitheft';
 import { isAntiTheftProduct } from '@kisht/domain/device-actions';
 import { accessFor } from '@kisht/domain/device-access';
-import type { Queryable } from '../../db/database.ts';
+import type { Database } from '../../db/database.ts';
+import { todayInIndia } from '@kisht/domain/format';
+import type { LicensesRepository } from '../licenses/licenses.repository.ts';
 import { AppError } from '../../errors.ts';
 import { assertAccess } from '../../plugins/access.ts';
 import type { RequestAuth } from '../../plugins/route-config.ts';
@@ -13,8 +15,16 @@ import type { CustomerRow } from '../customers/customers.repository.ts';
 import type { Notify } from '../events/events.bus.ts';
 import { createAntitheftRepository } from './antitheft.repository.ts';
 
-export function createAntitheftService(deps: { db: Queryable; visible: (caller: RequestAuth, customerId: number) => Promise<CustomerRow>; notify?: Notify }) {
+export function createAntitheftService(deps: {
+  db: Database;
+  visible: (caller: RequestAuth, customerId: number) => Promise<CustomerRow>;
+  licenses: Pick<LicensesRepository, 'consumeForRenewal'>;
+  notify?: Notify;
+  /** Today in India (YYYY-MM-DD); tests move it. */
+  today?: () => string;
+}) {
   const repository = createAntitheftRepository(deps.db);
+  const today = deps.today ?? (() => todayInIndia());
 
   async function antitheftCustomer(caller: RequestAuth, customerId: number): Promise<CustomerRow> {
     const customer = await deps.visible(caller, customerId);
@@ -24,6 +34,7 @@ export function createAntitheftService(deps: { db: Queryable; visible: (caller: 
 
   async function view(customer: CustomerRow): Promise<Antitheft> {
     const settings = await repository.settings(customer.id);
+    const cover = await repository.cover(customer.id);
     const retailer = (await deps.db.query<{ mobile: string }>('SELECT mobile FROM users WHERE id = $1', [customer.retailer_id])).rows[0]!;
     return {
       customer_id: customer.id,
@@ -32,6 +43,9 @@ export function createAntitheftService(deps: { db: Queryable; visible: (caller: 
       contact_mobile: settings?.contact_mobile ?? null,
       alert_mobiles: [...new Set([customer.alt_mobile, retailer.mobile].filter((m): m is string => !!m))],
       updated_at: settings?.updated_at.toISOString() ?? null,
+      covered_until: cover.covered_until,
+      in_cover: today() <= cover.covered_until,
+      renewal_days: cover.renewal_days,
     };
   }
 
@@ -49,6 +63,21 @@ export function createAntitheftService(deps: { db: Queryable; visible: (caller: 
         message: body.message?.trim() || null, contact_mobile: body.contact_mobile, updated_by: caller.userId,
       });
       deps.notify?.({ type: 'customer', customer_ids: [customer.id] }); // events
+      return view(customer);
+    },
+
+    /**
+     * Renews the cover for another term of the plan's validity, with one key of the customer's product from the
+     * caller's stock (409 NO_LICENSE_KEY when none is left): from the last day in force, or from today once ended.
+     */
+    async renew(caller: RequestAuth, customerId: number): Promise<Antitheft> {
+      const customer = await antitheftCustomer(caller, customerId);
+      await deps.db.transaction(async (tx) => {
+        if ((await deps.licenses.consumeForRenewal(caller.userId, customer.product_type, customer.id, tx)) === null) throw new AppError('NO_LICENSE_KEY');
+        await repository.renew(customer, today(), caller.userId, tx);
+      });
+      deps.notify?.({ type: 'customer', customer_ids: [customer.id] }); // events
+      deps.notify?.({ type: 'network', user_ids: [caller.userId] }); // one key fewer: the key stock and histories
       return view(customer);
     },
   };

@@ -288,8 +288,16 @@ export function createDevicesService(deps: {
     },
     unlock: (caller: RequestAuth, customerId: number) => act(caller, customerId, 'unlock', {}),
     toggle: (caller: RequestAuth, customerId: number, action: DeviceAction, on: boolean) => act(caller, customerId, action, { on }),
+    /**
+     * Lost mode with a message and a number to call. Anti-theft lost mode turned on without them shows what the owner
+     * chose (decision 022), as a SIM change would: the owner's message, and the owner's number or the retailer's.
+     */
     lostMode: (caller: RequestAuth, customerId: number, action: 'lost_mode' | 'antitheft_lost_mode', body: { on: boolean; message?: string; phone?: string }) =>
-      act(caller, customerId, action, { on: body.on, message: body.message ?? null, phone: body.phone ?? null }),
+      act(caller, customerId, action, async (customer) => {
+        if (action !== 'antitheft_lost_mode' || !body.on || (body.message && body.phone)) return { on: body.on, message: body.message ?? null, phone: body.phone ?? null };
+        const owner = await antitheft.simAlertTarget(customer.id, db);
+        return { on: true, message: body.message ?? owner.message, phone: body.phone ?? owner.contact_mobile ?? owner.retailer_mobile };
+      }),
     simTracking(caller: RequestAuth, customerId: number, command: string): Promise<DeviceCommand> {
       const action = (Object.keys(SIM_TRACKING_COMMANDS) as (keyof typeof SIM_TRACKING_COMMANDS)[]).find((a) => Object.values(SIM_TRACKING_COMMANDS[a]).includes(command as never))!;
       return act(caller, customerId, action, { command });

@@ -45,6 +45,17 @@ export function createLicensesRepository(db: Queryable) {
       return { userId: taken.user_id, productType: taken.product_type, balance };
     },
     /** Takes one key for an add-on plan sale in the caller's transaction; null when none is left. */
+    /** Takes one key for renewing a customer's plan (anti-theft, decision 022): a `renewal` line naming the customer. */
+    async consumeForRenewal(userId: number, productType: number, customerId: number, q: Queryable): Promise<number | null> {
+      const res = await q.query<{ balance: number }>(
+        'UPDATE license_balances SET balance = balance - 1 WHERE user_id = $1 AND product_type = $2 AND balance > 0 RETURNING balance',
+        [userId, productType],
+      );
+      const left = res.rows[0]?.balance;
+      if (left === undefined) return null;
+      await q.query(`INSERT INTO license_ledger (user_id, product_type, change, reason, customer_id, balance_after) VALUES ($1, $2, -1, 'renewal', $3, $4)`, [userId, productType, customerId, left]);
+      return left;
+    },
     async consumeForSale(userId: number, productType: number, sale: PlanSale, q: Queryable): Promise<number | null> {
       const res = await q.query<{ balance: number }>(
         'UPDATE license_balances SET balance = balance - 1 WHERE user_id = $1 AND product_type = $2 AND balance > 0 RETURNING balance',

@@ -265,8 +265,8 @@ export function createNetworkRepository(db: Queryable) {
         return parts.map((p) => ` AND ${p}`).join('');
       };
       const lines = `SELECT l.created_at AS at, l.id AS seq,
-          CASE WHEN t.kind = 'topup' OR (l.transfer_id IS NULL AND l.reason NOT IN ('enrolment', 'enrolment_released', 'plan_sale', 'plan_sale_released')) THEN 'topup'
-               WHEN l.transfer_id IS NULL AND l.reason IN ('enrolment', 'plan_sale') THEN 'consumed'
+          CASE WHEN t.kind = 'topup' OR (l.transfer_id IS NULL AND l.reason NOT IN ('enrolment', 'enrolment_released', 'plan_sale', 'plan_sale_released', 'renewal')) THEN 'topup'
+               WHEN l.transfer_id IS NULL AND l.reason IN ('enrolment', 'plan_sale', 'renewal') THEN 'consumed'
                WHEN l.transfer_id IS NULL THEN 'released'
                WHEN t.kind = 'return' THEN 'returned'
                WHEN l.change > 0 THEN 'received' ELSE 'sent' END AS kind,

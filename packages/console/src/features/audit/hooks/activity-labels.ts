@@ -27,7 +27,7 @@ export const AUDIT_ACTIONS = [
   'operator.signup_approve', 'operator.signup_reject', 'network.add', 'network.update', 'network.image', 'keys.transfer', 'keys.decide', 'keys.scheme', 'keys.export', 'operator.keys_topup',
   'payments.claim_decide', 'payments.customer_order', 'payments.key_order', 'payments.held_resolved', 'antihacking.issue', 'antihacking.revoke',
   'antihacking.activate', 'antihacking.activated', 'antihacking.activation_refused', 'operator.product', 'operator.plan_add', 'operator.plan_set',
-  'operator.warranty_rules', 'warranty.sell', 'warranty.revoke', 'warranty.photo', 'warranty.claim', 'warranty.claim_transition', 'antitheft.settings',
+  'operator.warranty_rules', 'warranty.sell', 'warranty.revoke', 'warranty.photo', 'warranty.claim', 'warranty.claim_transition', 'antitheft.settings', 'antitheft.renew',
 ] as const;
 const OWN_ACTIONS = new Set<string>(AUDIT_ACTIONS);
 

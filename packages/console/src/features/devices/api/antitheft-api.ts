@@ -1,5 +1,5 @@
 /** An anti-theft phone's settings (decision 022): what a SIM change does and what lost mode shows. */
-import type { Antitheft, AntitheftSettingsBody } from '@kisht/contract/antitheft';
+import type { Antitheft, AntitheftRenewBody, AntitheftSettingsBody } from '@kisht/contract/antitheft';
 import { api } from '../../../shared/api/api.ts';
 
 export const antitheftApi = api.injectEndpoints({
@@ -10,6 +10,15 @@ export const antitheftApi = api.injectEndpoints({
       providesTags: (_result, _error, customerId) => [{ type: 'Device', id: customerId }],
       // The section shows its own error line.
       extraOptions: { quiet: true },
+    }),
+    /** Success toast: the server's message. Uses a key: the key stock is read again. */
+    renewAntitheft: build.mutation<Antitheft, AntitheftRenewBody>({
+      query: (body) => ({ url: '/api/customer/antitheft/renew', method: 'POST', body }),
+      invalidatesTags: (_result, error) => (error ? [] : ['Balance', 'KeyHistory']),
+      async onQueryStarted({ customer_id }, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data) dispatch(antitheftApi.util.upsertQueryData('getAntitheft', customer_id, data));
+      },
     }),
     /** Success toast: the server's message. */
     saveAntitheft: build.mutation<Antitheft, AntitheftSettingsBody>({
@@ -22,4 +31,4 @@ export const antitheftApi = api.injectEndpoints({
   }),
 });
 
-export const { useGetAntitheftQuery, useSaveAntitheftMutation } = antitheftApi;
+export const { useGetAntitheftQuery, useRenewAntitheftMutation, useSaveAntitheftMutation } = antitheftApi;

@@ -9,14 +9,15 @@ import type { Antitheft } from '@kisht/contract/antitheft';
 import { LOST_MESSAGE_MAX } from '@kisht/contract/antitheft';
 import type { CustomerProfile } from '@kisht/contract/customers';
 import { COUNTRY_PREFIX } from '@kisht/domain/constants';
-import { formatDateTime } from '@kisht/domain/format';
+import { formatDate, formatDateTime, todayInIndia } from '@kisht/domain/format';
+import { ConfirmDialog } from '../../../shared/ui/confirm-dialog.tsx';
 import { localMobile } from '../../../shared/customers/field-input.ts';
 import { Skeleton, SKELETON_SMALL } from '../../../shared/ui/skeleton.tsx';
 import { TextAreaField } from '../../../shared/ui/text-area-field.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';
-import { useGetAntitheftQuery, useSaveAntitheftMutation } from '../api/antitheft-api.ts';
+import { useGetAntitheftQuery, useRenewAntitheftMutation, useSaveAntitheftMutation } from '../api/antitheft-api.ts';
 import { useSendDeviceCommandMutation } from '../api/devices-api.ts';
-import { antitheftRequest, draftOf, validateAntitheft, type AntitheftDraft, type AntitheftErrors } from '../hooks/antitheft-form.ts';
+import { antitheftRequest, draftOf, renewedUntil, validateAntitheft, type AntitheftDraft, type AntitheftErrors } from '../hooks/antitheft-form.ts';
 import './devices.css';
 
 function SettingsForm({ settings, canEdit }: { settings: Antitheft; canEdit: boolean }) {
@@ -49,33 +50,36 @@ function SettingsForm({ settings, canEdit }: { settings: Antitheft; canEdit: boo
 
   return (
     <form className="form" noValidate onSubmit={(event) => void submit(event)}>
-      <label className="antitheft-check">
-        <input type="checkbox" checked={draft.lostModeOnSimChange} disabled={!canEdit} onChange={(event) => update({ lostModeOnSimChange: event.target.checked })} />
-        <span>{t('antitheft.lostOnSimChange')}</span>
-      </label>
-      <TextAreaField
-        label={t('antitheft.message')}
-        hint={t('antitheft.messageHint')}
-        maxLength={LOST_MESSAGE_MAX}
-        rows={3}
-        disabled={!canEdit}
-        value={draft.message}
-        error={errors.message ? t(errors.message) : null}
-        onChange={(event) => update({ message: event.target.value })}
-      />
-      <TextField
-        label={t('antitheft.contact')}
-        hint={t('antitheft.contactHint')}
-        prefix={COUNTRY_PREFIX}
-        type="tel"
-        inputMode="numeric"
-        autoComplete="off"
-        maxLength={14}
-        disabled={!canEdit}
-        value={draft.contact}
-        error={errors.contact ? t(errors.contact) : null}
-        onChange={(event) => update({ contact: localMobile(event.target.value) })}
-      />
+      {/* Nothing can be typed while saving: the saved values replace the draft when the answer comes. */}
+      <fieldset className="antitheft-fields" disabled={saving}>
+        <label className="antitheft-check">
+          <input type="checkbox" checked={draft.lostModeOnSimChange} disabled={!canEdit} onChange={(event) => update({ lostModeOnSimChange: event.target.checked })} />
+          <span>{t('antitheft.lostOnSimChange')}</span>
+        </label>
+        <TextAreaField
+          label={t('antitheft.message')}
+          hint={t('antitheft.messageHint')}
+          maxLength={LOST_MESSAGE_MAX}
+          rows={3}
+          disabled={!canEdit}
+          value={draft.message}
+          error={errors.message ? t(errors.message) : null}
+          onChange={(event) => update({ message: event.target.value })}
+        />
+        <TextField
+          label={t('antitheft.contact')}
+          hint={t('antitheft.contactHint')}
+          prefix={COUNTRY_PREFIX}
+          type="tel"
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={14}
+          disabled={!canEdit}
+          value={draft.contact}
+          error={errors.contact ? t(errors.contact) : null}
+          onChange={(event) => update({ contact: localMobile(event.target.value) })}
+        />
+      </fieldset>
       {canEdit ? (
         <button type="submit" className="button button--primary button--block" disabled={saving}>
           {t('antitheft.save')}
@@ -106,6 +110,39 @@ function LostPhoneSteps({ profile }: { profile: CustomerProfile }) {
   );
 }
 
+/** How long anti-theft is in force, and renewing it for another term with one key. */
+function Cover({ settings, canRenew }: { settings: Antitheft; canRenew: boolean }) {
+  const { t } = useTranslation();
+  const [asking, setAsking] = useState(false);
+  const [renew, { isLoading }] = useRenewAntitheftMutation();
+  const date = formatDate(settings.covered_until);
+  const until = formatDate(renewedUntil(settings, todayInIndia()));
+  return (
+    <div className="antitheft-cover">
+      {settings.in_cover ? <p className="small">{t('antitheft.coveredUntil', { date })}</p> : <p className="small antitheft-ended" role="status">{t('antitheft.ended', { date })}</p>}
+      {canRenew ? (
+        <button type="button" className="button button--secondary button--block" onClick={() => setAsking(true)}>
+          {t('antitheft.renew', { count: settings.renewal_days })}
+        </button>
+      ) : null}
+      <ConfirmDialog
+        open={asking}
+        title={t('antitheft.renewTitle')}
+        message={t('antitheft.renewBody', { count: settings.renewal_days, date: until })}
+        confirmLabel={t('antitheft.renewConfirm')}
+        busy={isLoading}
+        onCancel={() => setAsking(false)}
+        onConfirm={() => {
+          void renew({ customer_id: settings.customer_id })
+            .unwrap()
+            .then(() => setAsking(false))
+            .catch(() => undefined);
+        }}
+      />
+    </div>
+  );
+}
+
 /** Rings the phone to find it nearby; the command's progress shows in the device panel's history. */
 function RingButton({ customerId }: { customerId: number }) {
   const { t } = useTranslation();
@@ -133,9 +170,11 @@ export function AntitheftSection({ customerId, profile, canEdit, enrolled }: { c
         <p className="muted">{isError ? t('antitheft.loadError') : null}</p>
       ) : (
         <>
+          <Cover settings={settings} canRenew={canEdit} />
           <p className="small">{t('antitheft.alertsTo', { mobiles: settings.alert_mobiles.join(', ') })}</p>
           {profile.alt_mobile ? null : <p className="muted small">{t('antitheft.noAltMobile')}</p>}
-          <SettingsForm settings={settings} canEdit={canEdit} />
+          {/* Keyed by customer: a draft never follows the retailer to another customer's details. */}
+          <SettingsForm key={customerId} settings={settings} canEdit={canEdit} />
         </>
       )}
       {enrolled && canEdit ? <RingButton customerId={customerId} /> : null}

@@ -1,6 +1,7 @@
 /** The anti-theft settings form: its draft, its checks and the request it sends. */
 import type { Antitheft, AntitheftSettingsBody } from '@kisht/contract/antitheft';
 import { LOST_MESSAGE_MAX } from '@kisht/contract/antitheft';
+import { addDays } from '@kisht/domain/calendar';
 import { isValidLocalMobile, withCountryPrefix } from '@kisht/domain/mobile';
 
 export interface AntitheftDraft {
@@ -36,4 +37,10 @@ export function antitheftRequest(customerId: number, draft: AntitheftDraft): Ant
     message: message === '' ? null : message,
     contact_mobile: draft.contact === '' ? null : withCountryPrefix(draft.contact),
   };
+}
+
+/** The last day in force after a renewal (as the server counts it): on from the last day, or from today once ended. */
+export function renewedUntil(settings: Pick<Antitheft, 'covered_until' | 'renewal_days'>, today: string): string {
+  const from = settings.covered_until >= today ? settings.covered_until : addDays(today, -1);
+  return addDays(from, settings.renewal_days);
 }

@@ -5,7 +5,7 @@
 import { DEVICE_ACTIONS } from '@kisht/domain/device-actions';
 
 export const DEVICE_ACTION_LABEL_KEYS: Record<string, string> = Object.fromEntries(
-  [...DEVICE_ACTIONS, 'pin_change', 'unclaim'].map((action) => [action, `device.action.${action}`]),
+  [...DEVICE_ACTIONS, 'pin_change', 'unclaim', 'ring'].map((action) => [action, `device.action.${action}`]),
 );
 
 export const SCHEDULE_STATE_LABEL_KEYS: Record<string, string> = {
