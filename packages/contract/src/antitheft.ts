@@ -5,7 +5,7 @@
 import { Type, type Static } from 'typebox';
 import { Nullable } from './envelope.ts';
 import { Mobile } from './auth.ts';
-import { Id, NOT_BLANK } from './fields.ts';
+import { Id, NOT_BLANK, Page } from './fields.ts';
 
 /** The most characters of the owner's message on the lost-mode screen. */
 export const LOST_MESSAGE_MAX = 160;
@@ -40,3 +40,32 @@ export const Antitheft = Type.Object({
   renewal_days: Type.Integer(),
 });
 export type Antitheft = Static<typeof Antitheft>;
+
+/** The anti-theft screen's list: phones sold with anti-theft, newest first; `search` as the customer list's. */
+export const AntitheftListQuery = Type.Object({
+  search: Type.Optional(Type.String({ maxLength: 60 })),
+  /** lost: lost mode on as the phone last confirmed; ended: anti-theft no longer in force. */
+  state: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('lost'), Type.Literal('ended')], { default: 'all' })),
+  page: Page,
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+});
+export type AntitheftListQuery = Static<typeof AntitheftListQuery>;
+
+export const AntitheftPhone = Type.Object({
+  customer_id: Type.Integer(),
+  customer_name: Type.String(),
+  mobile: Type.String(),
+  imei1: Type.String(),
+  device: Type.String(),
+  covered_until: Type.String(),
+  in_cover: Type.Boolean(),
+  /** Lost mode is on, as the phone last confirmed. */
+  lost_mode: Type.Boolean(),
+  enrolled: Type.Boolean(),
+  last_check_in_at: Nullable(Type.String()),
+  last_sim_change_at: Nullable(Type.String()),
+});
+export type AntitheftPhone = Static<typeof AntitheftPhone>;
+
+export const AntitheftPage = Type.Object({ total: Type.Integer(), page: Type.Integer(), limit: Type.Integer(), items: Type.Array(AntitheftPhone) });
+export type AntitheftPage = Static<typeof AntitheftPage>;

@@ -95,6 +95,16 @@ test('a SIM swap on an anti-theft phone alerts the owner and the shop, and turns
     await section.getByRole('button', { name: en('antitheft.ring') }).click();
     await expect(phone.getByRole('alert').filter({ hasText: phoneText('lost.ringing') })).toBeVisible();
 
+    // The anti-theft screen, from the menu, lists the phone as lost.
+    await page.getByRole('button', { name: en('nav.openMenu') }).click();
+    await page.getByRole('dialog').getByRole('link', { name: en('antitheft.list.title') }).click();
+    await expect(page.getByRole('heading', { name: en('antitheft.list.title') })).toBeVisible();
+    await page.getByRole('button', { name: en('antitheft.list.filter.lost') }).click();
+    const row = page.getByRole('listitem').filter({ hasText: 'Lakshmi Narayanan' });
+    await expect(row.getByText(en('antitheft.list.badge.lost'), { exact: true })).toBeVisible();
+    await row.getByRole('link', { name: en('antitheft.list.details') }).click();
+    await expect(page.getByRole('region', { name: en('antitheft.title') })).toBeVisible();
+
     // The owner's alternate number and the shop got the SMS, naming the phone and its new SIM.
     await expect.poll(async () => (await outboxTo(page, OWNER_ALT)).length).toBe(1);
     const [sms] = await outboxTo(page, OWNER_ALT);

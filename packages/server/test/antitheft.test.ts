@@ -177,3 +177,37 @@ describe('anti-theft cover', () => {
     expect((await t.get(`/api/customer/antitheft?customer_id=${c.id}`, { token: ravi })).json().data.covered_until).toBe(addDays(first, 730));
   });
 });
+
+describe('the anti-theft list', () => {
+  it('lists the network\'s anti-theft phones only, finds one by IMEI, and filters the lost (as the phone confirmed) and the ended', async () => {
+    const plain = await f.customer({ mobile: '+919812300108' });
+    const { customer: lostOne, phone } = await f.phone({ product_type: PRODUCT_TYPE.DPC_ANTITHEFT, mobile: '+919812300109' });
+    const list = async (query: string, token = ravi) => {
+      const res = await t.get(`/api/customer/antitheft/list?limit=100${query}`, { token });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data as { total: number; items: Array<{ customer_id: number; lost_mode: boolean; in_cover: boolean; enrolled: boolean; covered_until: string }> };
+    };
+    const all = await list('');
+    expect(all.items.some((i) => i.customer_id === plain.id)).toBe(false);
+    expect(all.items.find((i) => i.customer_id === lostOne.id)).toMatchObject({ lost_mode: false, in_cover: true, enrolled: true });
+    expect((await list(`&search=${lostOne.imei1}`)).items.map((i) => i.customer_id)).toEqual([lostOne.id]);
+
+    // Lost once the phone has carried out lost mode.
+    await t.post('/api/device/antitheft_lost_mode', { customer_id: lostOne.id, on: true, message: 'Lost', phone: '+919700011199' }, { token: ravi });
+    const command = await phone.next();
+    expect((await list('&state=lost')).items.some((i) => i.customer_id === lostOne.id)).toBe(false);
+    await phone.ack(command, 'done');
+    await expect.poll(async () => (await list('&state=lost')).items.map((i) => i.customer_id)).toContain(lostOne.id);
+
+    const ended = await f.customer({ product_type: PRODUCT_TYPE.DPC_ANTITHEFT, mobile: '+919812300110' });
+    await t.db.query(`INSERT INTO antitheft_settings (customer_id, account_id, updated_by, covered_until) SELECT id, account_id, retailer_id, $2 FROM customers WHERE id = $1`, [ended.id, addDays(todayInIndia(), -1)]);
+    const endedList = await list('&state=ended');
+    expect(endedList.items.map((i) => i.customer_id)).toContain(ended.id);
+    expect(endedList.items.map((i) => i.customer_id)).not.toContain(lostOne.id);
+
+    const meena = (await t.signIn(MEENA)).token;
+    expect((await list('', meena)).items.some((i) => [lostOne.id, ended.id].includes(i.customer_id))).toBe(false);
+    expect((await t.get('/api/customer/antitheft/list?state=stolen', { token: ravi })).statusCode).toBe(400);
+    await phone.close();
+  });
+});

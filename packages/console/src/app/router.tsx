@@ -198,6 +198,11 @@ export function createAppRouter(store: AppStore) {
               }),
             },
             {
+              path: ROUTES.anti_theft,
+              handle: handle('anti_theft', 'skeleton'),
+              lazy: async () => ({ Component: (await import('../features/devices/components/antitheft-screen.tsx')).AntitheftScreen }),
+            },
+            {
               path: ROUTES.sim_changes,
               handle: handle('sim_changes'),
               lazy: async () => ({ Component: (await import('../features/devices/components/sim-changes-screen.tsx')).SimChangesScreen }),

@@ -44,6 +44,7 @@ export const TAG_TYPES = [
   'PaymentClaims',
   'Antihacking',
   'Warranty',
+  'Antitheft',
 ] as const;
 export type ApiTagType = (typeof TAG_TYPES)[number];
 

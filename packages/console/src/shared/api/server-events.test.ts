@@ -8,8 +8,8 @@ describe('tagsForEvent', () => {
     );
   });
 
-  it("a command's move refreshes only that customer's device panel", () => {
-    expect(tagsForEvent({ type: 'device_command', customer_ids: [4, 9] })).toEqual([{ type: 'Device', id: 4 }, { type: 'Device', id: 9 }]);
+  it("a command's move refreshes only that customer's device panel, and the anti-theft list (lost mode)", () => {
+    expect(tagsForEvent({ type: 'device_command', customer_ids: [4, 9] })).toEqual([{ type: 'Device', id: 4 }, { type: 'Device', id: 9 }, 'Antitheft']);
   });
 
   it('a fired schedule refreshes the schedules list; a payment the same figures as paying here', () => {
@@ -99,7 +99,7 @@ describe('startServerEvents', () => {
     const stop = startServerEvents(((action: unknown) => dispatched.push(action)) as never);
 
     const tagsOf = (action: unknown) => (action as { payload: unknown }).payload;
-    await vi.waitFor(() => expect(dispatched.map(tagsOf)).toEqual([[{ type: 'Device', id: 7 }]]), { timeout: 1000 });
+    await vi.waitFor(() => expect(dispatched.map(tagsOf)).toEqual([[{ type: 'Device', id: 7 }, 'Antitheft']]), { timeout: 1000 });
     expect(fetch.mock.calls[0]![0]).toMatch(/\/api\/events$/);
     const headers = fetch.mock.calls[0]![1].headers as Record<string, string>;
     expect(headers.Authorization ?? headers.authorization).toMatch(/^Bearer /);

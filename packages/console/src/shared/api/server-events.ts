@@ -30,15 +30,16 @@ export function tagsForEvent(event: StreamEvent): CacheTag[] {
   switch (event.type) {
     case 'customer':
       // Enrolment, an edit or a settled lock: the profile, the list row, the counts and the device panel.
-      return [...event.customer_ids.flatMap((id) => [...tagsAfterCustomerEdit(id), { type: 'Device' as const, id }]), 'Dashboard'];
+      return [...event.customer_ids.flatMap((id) => [...tagsAfterCustomerEdit(id), { type: 'Device' as const, id }]), 'Dashboard', 'Antitheft'];
     case 'device_command':
-      return event.customer_ids.map((id) => ({ type: 'Device' as const, id }));
+      // A command the phone carried out may be lost mode: the anti-theft list shows it.
+      return [...event.customer_ids.map((id) => ({ type: 'Device' as const, id })), 'Antitheft'];
     case 'schedule':
       return event.customer_ids.flatMap((id) => [{ type: 'DeviceSchedule' as const, id }, { type: 'Device' as const, id }]);
     case 'emi':
       return event.customer_ids.flatMap((id) => tagsAfterPayment(id));
     case 'sim_change':
-      return ['SimChanges', ...event.customer_ids.map((id) => ({ type: 'Device' as const, id }))];
+      return ['SimChanges', ...event.customer_ids.map((id) => ({ type: 'Device' as const, id })), 'Antitheft'];
     case 'batch':
       return [{ type: 'Batch', id: event.id }];
     case 'dues':
@@ -66,7 +67,7 @@ export function tagsForEvent(event: StreamEvent): CacheTag[] {
 /** Everything the stream covers, read again after a gap in which changes may have been missed. */
 export const TAGS_AFTER_GAP: CacheTag[] = [
   'Customer', 'CustomerList', 'Emi', 'Payments', 'Upcoming', 'Dashboard', 'Outstanding', 'Device', 'DeviceSchedule', 'SimChanges', 'Batch',
-  'Access', 'Network', 'KeyHistory', 'Balance', 'PaymentOrders', 'PaymentClaims', 'Antihacking', 'Warranty',
+  'Access', 'Network', 'KeyHistory', 'Balance', 'PaymentOrders', 'PaymentClaims', 'Antihacking', 'Warranty', 'Antitheft',
 ];
 
 export interface SseMessage {

@@ -1,5 +1,8 @@
 /** The antitheft_settings table, and what a SIM change on an anti-theft phone needs to know (decision 022). */
 import type { Queryable } from '../../db/database.ts';
+import { PRODUCT_TYPE } from '@kisht/domain/constants';
+
+const ANTI_THEFT_TYPES = [PRODUCT_TYPE.ANTI_THEFT, PRODUCT_TYPE.DPC_ANTITHEFT];
 
 /**
  * The last day a customer's anti-theft is in force (SQL over customers `c`): as renewed, or the enrolment day (in
@@ -73,6 +76,33 @@ export function createAntitheftRepository(db: Queryable) {
           WHERE c.id = $1`,
         [customerId],
       )).rows[0]!;
+    },
+
+    /** The viewer's phones sold with anti-theft, newest first (a mini-retailer: its own sales). */
+    async list(accountId: number, retailerId: number | null, filter: { search?: { kind: 'imei' | 'mobile' | 'name'; value: string }; state: 'all' | 'lost' | 'ended'; today: string; limit: number; offset: number }) {
+      const params: unknown[] = [accountId, retailerId, filter.today, filter.limit, filter.offset];
+      const where = ['c.account_id = $1', '($2::int IS NULL OR c.retailer_id = $2)', `p.product_type IN (${ANTI_THEFT_TYPES.join(', ')})`];
+      const lost = `(coalesce((d.reported -> 'toggles' ->> 'antitheft_lost_mode')::boolean, false) OR coalesce((d.reported -> 'toggles' ->> 'lost_mode')::boolean, false))`;
+      if (filter.state === 'lost') where.push(lost);
+      if (filter.state === 'ended') where.push(`${COVERED_UNTIL} < $3::date`);
+      if (filter.search?.kind === 'imei') where.push(`(c.imei1 = $${params.push(filter.search.value)} OR c.imei2 = $${params.length})`);
+      else if (filter.search?.kind === 'mobile') where.push(`(c.mobile = $${params.push(filter.search.value)} OR c.alt_mobile = $${params.length})`);
+      else if (filter.search) where.push(`(lower(c.first_name || ' ' || c.last_name) LIKE $${params.push(filter.search.value)} || '%' OR lower(c.last_name) LIKE $${params.length} || '%')`);
+      return (await db.query<{
+        customer_id: number; first_name: string; last_name: string; mobile: string; imei1: string; device_brand: string | null; device_model: string | null;
+        covered_until: string; in_cover: boolean; lost_mode: boolean; enrolled: boolean; last_check_in_at: Date | null; last_sim_change_at: Date | null; total: string;
+      }>(
+        `SELECT c.id AS customer_id, c.first_name, c.last_name, c.mobile, c.imei1, c.device_brand, c.device_model,
+                to_char(${COVERED_UNTIL}, 'YYYY-MM-DD') AS covered_until, ${COVERED_UNTIL} >= $3::date AS in_cover,
+                d.id IS NOT NULL AND ${lost} AS lost_mode, d.id IS NOT NULL AS enrolled, d.last_check_in_at,
+                (SELECT max(changed_at) FROM sim_changes sc WHERE sc.customer_id = c.id) AS last_sim_change_at, count(*) OVER () AS total
+           FROM customers c JOIN products p ON p.id = c.product_id
+           LEFT JOIN antitheft_settings s ON s.customer_id = c.id
+           LEFT JOIN devices d ON d.customer_id = c.id AND d.active
+          WHERE ${where.join(' AND ')}
+          ORDER BY c.created_at DESC, c.id DESC LIMIT $4 OFFSET $5`,
+        params,
+      )).rows;
     },
 
     async cover(customerId: number, q: Queryable = db): Promise<AntitheftCover> {

@@ -1,6 +1,6 @@
 /** Anti-theft settings of a phone on an anti-theft product (decision 022). */
 import { ErrorReply, Ok } from '@kisht/contract/envelope';
-import { Antitheft, AntitheftQuery, AntitheftRenewBody, AntitheftSettingsBody } from '@kisht/contract/antitheft';
+import { Antitheft, AntitheftListQuery, AntitheftPage, AntitheftQuery, AntitheftRenewBody, AntitheftSettingsBody } from '@kisht/contract/antitheft';
 import type { App } from '../../shared/types.ts';
 import { ok } from '../../shared/reply.ts';
 import { authOf, SIGNED_IN } from '../../plugins/route-config.ts';
@@ -12,6 +12,14 @@ const security = [{ bearer: [] }];
 
 export async function antitheftRoutes(app: App, opts: { antitheft: AntitheftService }) {
   const { antitheft } = opts;
+
+  app.get('/api/customer/antitheft/list', {
+    config: { callers: SIGNED_IN, scope: 'account' },
+    schema: {
+      tags, security, querystring: AntitheftListQuery, response: { 200: Ok(AntitheftPage), ...errors },
+      summary: 'Phones sold with anti-theft, newest first: cover, lost mode as the phone confirmed it, last check-in and SIM change; search by name, mobile or IMEI; state lost or ended (a mini-retailer sees its own)',
+    },
+  }, async (request) => ok(request, await antitheft.list(authOf(request), request.query)));
 
   app.get('/api/customer/antitheft', {
     config: { callers: SIGNED_IN, scope: 'account' },

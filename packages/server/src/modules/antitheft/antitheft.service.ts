@@ -2,7 +2,7 @@
  * Anti-theft settings (decision 022): what the owner of a phone on an anti-theft product chose a SIM change does,
  * and what lost mode shows. The SIM change itself is handled where the phone reports it (devices.service).
  */
-import type { Antitheft, AntitheftSettingsBody } from '@kisht/contract/antitheft';
+import type { Antitheft, AntitheftListQuery, AntitheftPage, AntitheftSettingsBody } from '@kisht/contract/antitheft';
 import { isAntiTheftProduct } from '@kisht/domain/device-actions';
 import { accessFor } from '@kisht/domain/device-access';
 import type { Database } from '../../db/database.ts';
@@ -11,7 +11,7 @@ import type { LicensesRepository } from '../licenses/licenses.repository.ts';
 import { AppError } from '../../errors.ts';
 import { assertAccess } from '../../plugins/access.ts';
 import type { RequestAuth } from '../../plugins/route-config.ts';
-import type { CustomerRow } from '../customers/customers.repository.ts';
+import { classifySearch, ownRetailerOf, type CustomerRow } from '../customers/customers.repository.ts';
 import type { Notify } from '../events/events.bus.ts';
 import { createAntitheftRepository } from './antitheft.repository.ts';
 
@@ -50,6 +50,22 @@ export function createAntitheftService(deps: {
   }
 
   return {
+    /** The anti-theft screen: the caller's phones sold with anti-theft (a mini-retailer: its own), newest first. */
+    async list(caller: RequestAuth, query: AntitheftListQuery): Promise<AntitheftPage> {
+      const search = query.search?.trim() ? classifySearch(query.search) : undefined;
+      const rows = await repository.list(caller.accountId, ownRetailerOf(caller), {
+        ...(search ? { search } : {}), state: query.state ?? 'all', today: today(), limit: query.limit, offset: (query.page - 1) * query.limit,
+      });
+      return {
+        total: Number(rows[0]?.total ?? 0), page: query.page, limit: query.limit,
+        items: rows.map((r) => ({
+          customer_id: r.customer_id, customer_name: `${r.first_name} ${r.last_name}`, mobile: r.mobile, imei1: r.imei1,
+          device: [r.device_brand, r.device_model].filter(Boolean).join(' '), covered_until: r.covered_until, in_cover: r.in_cover, lost_mode: r.lost_mode,
+          enrolled: r.enrolled, last_check_in_at: r.last_check_in_at?.toISOString() ?? null, last_sim_change_at: r.last_sim_change_at?.toISOString() ?? null,
+        })),
+      };
+    },
+
     async get(caller: RequestAuth, customerId: number): Promise<Antitheft> {
       return view(await antitheftCustomer(caller, customerId));
     },

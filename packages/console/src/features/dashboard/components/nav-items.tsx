@@ -34,6 +34,7 @@ export const NAV_ITEMS: { to: string; label: string; icon: ReactNode; quick?: bo
   { to: ROUTES.top_up_history, label: 'nav.keyHistory', icon: <TagIcon /> },
   { to: ROUTES.retailer_payment_qr, label: 'nav.paymentQr', icon: <QrIcon /> },
   { to: ROUTES.payment_gateway, label: 'nav.paymentGateway', icon: <WalletIcon /> },
+  { to: ROUTES.anti_theft, label: 'antitheft.list.title', icon: <ShieldIcon /> },
   { to: ROUTES.sim_changes, label: 'simChanges.title', icon: <SimIcon /> },
   { to: ROUTES.activity, label: 'audit.title', icon: <ActivityIcon /> },
   { to: ROUTES.sessions, label: 'nav.sessions', icon: <DevicesIcon />, quick: true },

@@ -1,9 +1,16 @@
 /** An anti-theft phone's settings (decision 022): what a SIM change does and what lost mode shows. */
-import type { Antitheft, AntitheftRenewBody, AntitheftSettingsBody } from '@kisht/contract/antitheft';
+import type { Antitheft, AntitheftPage, AntitheftRenewBody, AntitheftSettingsBody } from '@kisht/contract/antitheft';
+import { nextPageParam, PAGE_SIZE } from '../../../shared/api/paging.ts';
 import { api } from '../../../shared/api/api.ts';
 
 export const antitheftApi = api.injectEndpoints({
   endpoints: (build) => ({
+    /** The anti-theft screen's list; the customer, command and SIM change events refresh it. */
+    getAntitheftPhones: build.infiniteQuery<AntitheftPage, { search?: string; state?: 'lost' | 'ended' }, number>({
+      infiniteQueryOptions: { initialPageParam: 1, getNextPageParam: (lastPage, allPages) => nextPageParam(lastPage, allPages) },
+      query: ({ queryArg, pageParam }) => ({ url: '/api/customer/antitheft/list', params: { ...queryArg, page: pageParam, limit: PAGE_SIZE } }),
+      providesTags: ['Antitheft'],
+    }),
     // Under the customer's Device tag: a save elsewhere reaches this screen through the customer's event.
     getAntitheft: build.query<Antitheft, number>({
       query: (customerId) => ({ url: '/api/customer/antitheft', params: { customer_id: customerId } }),
@@ -31,4 +38,4 @@ export const antitheftApi = api.injectEndpoints({
   }),
 });
 
-export const { useGetAntitheftQuery, useRenewAntitheftMutation, useSaveAntitheftMutation } = antitheftApi;
+export const { useGetAntitheftQuery, useGetAntitheftPhonesInfiniteQuery, useRenewAntitheftMutation, useSaveAntitheftMutation } = antitheftApi;
