@@ -3,12 +3,12 @@
  * the buyer, the plan, the code's state and dates, the code in its drawer, and Cancel plan. Search (name, mobile
  * or code) and the state filter live in the address, so Back comes back to the same list; 20 rows a page.
  */
-import { useEffect, useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { AntihackingSale } from '@kisht/contract/plans';
 import { formatDate } from '@kisht/domain/format';
-import { TextField } from '../../../shared/ui/text-field.tsx';
+import { ListFilterBar } from '../../../shared/ui/list-filter-bar.tsx';
 import { SkeletonList } from '../../../shared/ui/skeleton.tsx';
 import { LoadMore } from '../../../shared/ui/load-more.tsx';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
@@ -16,7 +16,7 @@ import { ShortText } from '../../../shared/ui/short-text.tsx';
 import { isApiFailure } from '../../../shared/api/api-failure.ts';
 import { mergePages } from '../../../shared/api/paging.ts';
 import { useGetDetailsQuery } from '../../../shared/auth/session-api.ts';
-import { useDebouncedValue } from '../../../shared/use-debounced-value.ts';
+import { useListFilters } from '../../../shared/use-list-filters.ts';
 import { ROUTES } from '../../../shared/routes.ts';
 import { useGetAntihackingSalesInfiniteQuery } from '../api/antihacking-api.ts';
 import {
@@ -26,9 +26,7 @@ import {
   SALE_STATE_TONE,
   saleDateLine,
   salesListArg,
-  SEARCH_MAX_LENGTH,
   STATE_FILTERS,
-  type StateFilter,
 } from '../hooks/sales.ts';
 import { CodeDrawer } from './code-dialogs.tsx';
 import { RevokeDialog } from './revoke-dialog.tsx';
@@ -79,37 +77,7 @@ function SaleRow({ sale, ownId, onCode, onRevoke }: { sale: AntihackingSale; own
 
 export function AntihackingSalesList() {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
-  const search = params.get('search') ?? '';
-  const requestedState = params.get('state');
-  const state: StateFilter = isStateFilter(requestedState) ? requestedState : 'all';
-  const [searchText, setSearchText] = useState(search);
-  const settledSearch = useDebouncedValue(searchText);
-  // The settled search goes into the address (replacing the entry), and from there into the query.
-  useEffect(() => {
-    if (settledSearch === search) return;
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (settledSearch) next.set('search', settledSearch);
-        else next.delete('search');
-        return next;
-      },
-      { replace: true },
-    );
-  }, [settledSearch, search, setParams]);
-
-  function chooseState(filter: StateFilter) {
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (filter === 'all') next.delete('state');
-        else next.set('state', filter);
-        return next;
-      },
-      { replace: true },
-    );
-  }
+  const { search, state, typed, setTyped, choose, filtered } = useListFilters(isStateFilter);
 
   const { data: profile } = useGetDetailsQuery();
   // currentData: after a filter change the old filter's rows must not show while the new ones load.
@@ -122,7 +90,6 @@ export function AntihackingSalesList() {
   const codeSale = items.find((sale) => sale.id === codeOf);
   const revokeSale = items.find((sale) => sale.id === revokeOf);
 
-  const filtered = state !== 'all' || search !== '';
   const offline = (typeof navigator !== 'undefined' && !navigator.onLine) || (isApiFailure(error) && (error.status === 'FETCH_ERROR' || error.status === 'TIMEOUT_ERROR'));
   return (
     <>
@@ -131,25 +98,15 @@ export function AntihackingSalesList() {
           {t('antihacking.nav')}
         </Link>
       </div>
-      <div className="list-filters">
-        <TextField
-          label={t('customers.searchLabel')}
-          type="search"
-          inputMode="search"
-          autoComplete="off"
-          placeholder={t('antihacking.list.searchPlaceholder')}
-          maxLength={SEARCH_MAX_LENGTH}
-          value={searchText}
-          onChange={(event) => setSearchText(event.target.value)}
-        />
-        <div className="chips" role="group" aria-label={t('antihacking.list.stateFilter')}>
-          {STATE_FILTERS.map((filter) => (
-            <button key={filter} type="button" className="chip" aria-pressed={state === filter} onClick={() => chooseState(filter)}>
-              {filter === 'all' ? t('customerStatus.all') : t(SALE_STATE_LABEL_KEYS[filter])}
-            </button>
-          ))}
-        </div>
-      </div>
+      <ListFilterBar
+        typed={typed}
+        onType={setTyped}
+        placeholder={t('antihacking.list.searchPlaceholder')}
+        groupLabel={t('antihacking.list.stateFilter')}
+        filters={STATE_FILTERS.map((value) => ({ value, label: value === 'all' ? t('customerStatus.all') : t(SALE_STATE_LABEL_KEYS[value]) }))}
+        state={state}
+        onChoose={choose}
+      />
 
       {!data && isFetching ? (
         <SkeletonList rows={4} label={t('common.loading')} />

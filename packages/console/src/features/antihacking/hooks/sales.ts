@@ -2,7 +2,6 @@
 import { ANTIHACKING_STATES, type AntihackingListQuery, type AntihackingSale, type AntihackingState } from '@kisht/contract/plans';
 import { isOneOf, salesListQuery, type SaleTone } from '../../../shared/list-search.ts';
 
-export { SEARCH_MAX_LENGTH } from '../../../shared/list-search.ts';
 
 /** The list's query without the page: equal filters give equal keys, so loaded pages are found again. */
 export type SalesListArg = Pick<AntihackingListQuery, 'search' | 'state'>;

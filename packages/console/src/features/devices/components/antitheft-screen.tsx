@@ -4,23 +4,22 @@
  * SIM change, and its customer details (settings, ringing, the lost-phone steps). Search and the state chip live in
  * the address; 20 a page; customer, command and SIM change events refresh it.
  */
-import { useEffect, useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useMemo } from 'react';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { AntitheftPhone } from '@kisht/contract/antitheft';
 import { formatDate, formatDateTime } from '@kisht/domain/format';
 import { Page } from '../../../shared/ui/page.tsx';
-import { TextField } from '../../../shared/ui/text-field.tsx';
+import { ListFilterBar } from '../../../shared/ui/list-filter-bar.tsx';
 import { SkeletonList } from '../../../shared/ui/skeleton.tsx';
 import { LoadMore } from '../../../shared/ui/load-more.tsx';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 import { ShortText } from '../../../shared/ui/short-text.tsx';
 import { mergePages } from '../../../shared/api/paging.ts';
-import { SEARCH_MAX_LENGTH } from '../../../shared/list-search.ts';
-import { useDebouncedValue } from '../../../shared/use-debounced-value.ts';
+import { useListFilters } from '../../../shared/use-list-filters.ts';
 import { customerPath } from '../../../shared/routes.ts';
 import { useGetAntitheftPhonesInfiniteQuery } from '../api/antitheft-api.ts';
-import { ANTITHEFT_FILTERS, antitheftListArg, isAntitheftFilter, phoneBadge, type AntitheftFilter } from '../hooks/antitheft-list.ts';
+import { ANTITHEFT_FILTERS, antitheftListArg, isAntitheftFilter, phoneBadge } from '../hooks/antitheft-list.ts';
 import './devices.css';
 
 function PhoneRow({ phone }: { phone: AntitheftPhone }) {
@@ -60,65 +59,24 @@ function PhoneRow({ phone }: { phone: AntitheftPhone }) {
 
 export function AntitheftScreen() {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
-  const search = params.get('search') ?? '';
-  const requested = params.get('state');
-  const state: AntitheftFilter = isAntitheftFilter(requested) ? requested : 'all';
-  const [typed, setTyped] = useState(search);
-  const settled = useDebouncedValue(typed);
-  // The settled search goes into the address (replacing the entry), and from there into the query.
-  useEffect(() => {
-    if (settled === search) return;
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (settled) next.set('search', settled);
-        else next.delete('search');
-        return next;
-      },
-      { replace: true },
-    );
-  }, [settled, search, setParams]);
-
-  function choose(filter: AntitheftFilter) {
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (filter === 'all') next.delete('state');
-        else next.set('state', filter);
-        return next;
-      },
-      { replace: true },
-    );
-  }
+  const { search, state, typed, setTyped, choose, filtered } = useListFilters(isAntitheftFilter);
 
   // currentData: after a filter change the old filter's rows must not show while the new ones load.
   const { currentData: data, isFetching, isError, isFetchingNextPage, hasNextPage, fetchNextPage, refetch } = useGetAntitheftPhonesInfiniteQuery(antitheftListArg(search, state));
   const { items, total, totalText } = useMemo(() => mergePages(data?.pages, (phone) => phone.customer_id), [data]);
-  const filtered = state !== 'all' || search !== '';
 
   return (
     <Page title={t('antitheft.list.title')}>
       <p className="small">{t('antitheft.list.intro')}</p>
-      <div className="list-filters">
-        <TextField
-          label={t('customers.searchLabel')}
-          type="search"
-          inputMode="search"
-          autoComplete="off"
-          placeholder={t('antitheft.list.searchPlaceholder')}
-          maxLength={SEARCH_MAX_LENGTH}
-          value={typed}
-          onChange={(event) => setTyped(event.target.value)}
-        />
-        <div className="chips" role="group" aria-label={t('antitheft.list.stateFilter')}>
-          {ANTITHEFT_FILTERS.map((filter) => (
-            <button key={filter} type="button" className="chip" aria-pressed={state === filter} onClick={() => choose(filter)}>
-              {t(`antitheft.list.filter.${filter}`)}
-            </button>
-          ))}
-        </div>
-      </div>
+      <ListFilterBar
+        typed={typed}
+        onType={setTyped}
+        placeholder={t('antitheft.list.searchPlaceholder')}
+        groupLabel={t('antitheft.list.stateFilter')}
+        filters={ANTITHEFT_FILTERS.map((value) => ({ value, label: t(`antitheft.list.filter.${value}`) }))}
+        state={state}
+        onChoose={choose}
+      />
       {!data && isFetching ? (
         <SkeletonList rows={4} label={t('common.loading')} />
       ) : isError && !data ? (

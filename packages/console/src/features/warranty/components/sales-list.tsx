@@ -4,21 +4,21 @@
  * with its certificate and claims). Search (name, mobile or its last digits, IMEI, certificate number) and the state
  * filter live in the address, so Back comes back to the same list; 20 rows a page; the `warranty` event refreshes it.
  */
-import { useEffect, useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useMemo } from 'react';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { WarrantySale } from '@kisht/contract/warranty';
 import { formatDate } from '@kisht/domain/format';
-import { TextField } from '../../../shared/ui/text-field.tsx';
+import { ListFilterBar } from '../../../shared/ui/list-filter-bar.tsx';
 import { SkeletonList } from '../../../shared/ui/skeleton.tsx';
 import { LoadMore } from '../../../shared/ui/load-more.tsx';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 import { ShortText } from '../../../shared/ui/short-text.tsx';
 import { mergePages } from '../../../shared/api/paging.ts';
-import { useDebouncedValue } from '../../../shared/use-debounced-value.ts';
+import { useListFilters } from '../../../shared/use-list-filters.ts';
 import { ROUTES, warrantyPath } from '../../../shared/routes.ts';
 import { useGetWarrantySalesInfiniteQuery } from '../api/warranty-api.ts';
-import { isStateFilter, SALE_STATE_LABEL_KEYS, SALE_STATE_TONE, saleDateLine, salesListArg, SEARCH_MAX_LENGTH, STATE_FILTERS, type StateFilter } from '../hooks/sales.ts';
+import { isStateFilter, SALE_STATE_LABEL_KEYS, SALE_STATE_TONE, saleDateLine, salesListArg, STATE_FILTERS } from '../hooks/sales.ts';
 import { isOffline } from './offline.ts';
 import './warranty.css';
 
@@ -58,43 +58,12 @@ function SaleRow({ sale }: { sale: WarrantySale }) {
 
 export function WarrantySalesList() {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
-  const search = params.get('search') ?? '';
-  const requestedState = params.get('state');
-  const state: StateFilter = isStateFilter(requestedState) ? requestedState : 'all';
-  const [searchText, setSearchText] = useState(search);
-  const settledSearch = useDebouncedValue(searchText);
-  // The settled search goes into the address (replacing the entry), and from there into the query.
-  useEffect(() => {
-    if (settledSearch === search) return;
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (settledSearch) next.set('search', settledSearch);
-        else next.delete('search');
-        return next;
-      },
-      { replace: true },
-    );
-  }, [settledSearch, search, setParams]);
-
-  function chooseState(filter: StateFilter) {
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (filter === 'all') next.delete('state');
-        else next.set('state', filter);
-        return next;
-      },
-      { replace: true },
-    );
-  }
+  const { search, state, typed, setTyped, choose, filtered } = useListFilters(isStateFilter);
 
   // currentData: after a filter change the old filter's rows must not show while the new ones load.
   const { currentData: data, isFetching, isError, error, isFetchingNextPage, hasNextPage, fetchNextPage, refetch } =
     useGetWarrantySalesInfiniteQuery(salesListArg(search, state));
   const { items, total, totalText } = useMemo(() => mergePages(data?.pages, (sale) => sale.id), [data]);
-  const filtered = state !== 'all' || search !== '';
 
   return (
     <>
@@ -103,25 +72,15 @@ export function WarrantySalesList() {
           {t('warranty.nav')}
         </Link>
       </div>
-      <div className="list-filters">
-        <TextField
-          label={t('customers.searchLabel')}
-          type="search"
-          inputMode="search"
-          autoComplete="off"
-          placeholder={t('warranty.list.searchPlaceholder')}
-          maxLength={SEARCH_MAX_LENGTH}
-          value={searchText}
-          onChange={(event) => setSearchText(event.target.value)}
-        />
-        <div className="chips" role="group" aria-label={t('warranty.list.stateFilter')}>
-          {STATE_FILTERS.map((filter) => (
-            <button key={filter} type="button" className="chip" aria-pressed={state === filter} onClick={() => chooseState(filter)}>
-              {filter === 'all' ? t('customerStatus.all') : t(SALE_STATE_LABEL_KEYS[filter])}
-            </button>
-          ))}
-        </div>
-      </div>
+      <ListFilterBar
+        typed={typed}
+        onType={setTyped}
+        placeholder={t('warranty.list.searchPlaceholder')}
+        groupLabel={t('warranty.list.stateFilter')}
+        filters={STATE_FILTERS.map((value) => ({ value, label: value === 'all' ? t('customerStatus.all') : t(SALE_STATE_LABEL_KEYS[value]) }))}
+        state={state}
+        onChoose={choose}
+      />
 
       {!data && isFetching ? (
         <SkeletonList rows={4} label={t('common.loading')} />
