@@ -22,7 +22,7 @@ import { expect, test, type Browser, type BrowserContext, type Page } from '@pla
 import { ROUTES } from '../../console/src/shared/routes.ts';
 import { addLongAntihackingSales, addLongWarrantySales, createHeldPayment, createLongData, MPIN, RETAILER, TAMIL_NAME, settle, signedInScreens, trackRequests, navigateInApp, setPaymentGateway, uploadPaymentQr, LANGUAGES, type Data, type Lng } from './console-screens.ts';
 import { APP_SECRET, BASE_URL, GATEWAY_PORT } from '../playwright.config.ts';
-import { en, latestOtp, text } from './fixtures.ts';
+import { en, latestOtp, passMpin, text } from './fixtures.ts';
 
 const WIDTHS = [360, 320] as const;
 
@@ -204,17 +204,9 @@ test.beforeAll(async ({ browser }) => {
   pendingOtp = await page.evaluate(() => sessionStorage.getItem('kisht.pendingOtp') ?? '');
   await page.getByLabel(en('auth.otp.label')).fill(await latestOtp(page.request, `+91${RETAILER}`));
   await page.getByRole('button', { name: en('auth.otp.verify') }).click();
-  const set = page.getByRole('heading', { name: en('auth.mpin.setTitle') });
-  await expect(set.or(page.getByRole('heading', { name: en('auth.mpin.enterTitle') }))).toBeVisible();
-  if (await set.isVisible()) {
-    await page.getByLabel(en('auth.mpin.newLabel')).fill(MPIN);
-    await page.getByLabel(en('auth.mpin.confirmLabel')).fill(MPIN);
-    await page.getByRole('button', { name: en('auth.mpin.save') }).click();
-  } else {
-    await page.getByLabel(en('auth.mpin.label'), { exact: true }).fill(MPIN);
-    await page.getByRole('button', { name: en('auth.mpin.verify') }).click();
-  }
-  await expect(page.getByRole('button', { name: en('nav.openMenu') })).toBeVisible();
+  // Set the MPIN, enter it, or neither when this retailer entered it moments ago (the anti-theft journey signs in
+  // as this retailer before this test).
+  await passMpin(page, MPIN);
   // The payment QR screen shows the shop's QR, UPI ID and a long payee name.
   await uploadPaymentQr(page);
   signedIn = await context.storageState();
