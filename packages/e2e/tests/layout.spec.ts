@@ -46,9 +46,14 @@ interface Problem {
 
 type MeasuredKind = 'overflow' | 'sideways' | 'offscreen' | 'covered';
 
-/** Overflow and covered controls, measured in the page. */
-function measure(width: number): Array<{ kind: MeasuredKind; detail: string }> {
+/**
+ * Overflow and covered controls, measured in the page; `busy` when a spinner or skeleton was up while measuring (a
+ * live update from another language reloading the screen), so the caller measures again once it has settled.
+ */
+function measure(width: number): { busy: boolean; found: Array<{ kind: MeasuredKind; detail: string }> } {
   const found: Array<{ kind: MeasuredKind; detail: string }> = [];
+  const loading = () => document.querySelector('.spinner, .spinner-overlay, .skeleton') !== null;
+  const busyBefore = loading();
   const describe = (el: Element) => {
     const cls = typeof el.className === 'string' && el.className ? `.${el.className.trim().split(/\s+/).join('.')}` : '';
     const label = (el.getAttribute('aria-label') ?? (el as HTMLElement).innerText ?? '').replace(/\s+/g, ' ').trim().slice(0, 30);
@@ -128,7 +133,7 @@ function measure(width: number): Array<{ kind: MeasuredKind; detail: string }> {
     if (layer && !layer.contains(el)) found.push({ kind: 'covered', detail: `${describe(el)} under ${describe(layer)}` });
   }
   window.scrollTo(startX, startY);
-  return found;
+  return { busy: busyBefore || loading(), found };
 }
 
 
@@ -156,16 +161,19 @@ class Checker {
   async check(screen: string) {
     for (let attempt = 1; ; attempt++) {
       const found: Problem[] = [];
+      let busy = false;
       for (const [i, width] of WIDTHS.entries()) {
         if (this.page.viewportSize()?.width !== width) {
           await this.page.setViewportSize({ width, height: HEIGHT });
           await this.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
         }
-        for (const p of await this.page.evaluate(measure, width)) found.push({ lng: this.lng, width, screen, ...p });
+        const measured = await this.page.evaluate(measure, width);
+        busy ||= measured.busy;
+        for (const p of measured.found) found.push({ lng: this.lng, width, screen, ...p });
         if (i === 0) for (const v of await axeViolations(this.page)) found.push({ lng: this.lng, width, screen, kind: 'axe', detail: v });
       }
       await this.page.setViewportSize({ width: WIDTHS[0], height: HEIGHT });
-      const reloaded = this.inflight() > 0 || (await this.page.locator('.skeleton, .spinner').count()) > 0;
+      const reloaded = busy || this.inflight() > 0 || (await this.page.locator('.skeleton, .spinner').count()) > 0;
       if (!reloaded || attempt === 3) {
         this.problems.push(...found);
         return;
