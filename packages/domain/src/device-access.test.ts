@@ -27,6 +27,8 @@ describe('device access', () => {
     expect(isActionPermitted('sim_info', switches({ feature_access: '0' }))).toBe(true);
     expect(isActionPermitted('sim_info', switches({}, { read: '0' }))).toBe(false);
     expect(isActionPermitted('wallpaper', switches({ feature_access: '0' }))).toBe(false);
+    // Ringing a lost phone is part of anti-theft: the same switch as its lost mode.
+    expect(accessFor('ring')).toEqual(accessFor('antitheft_lost_mode'));
     expect(isActionPermitted('sim_tracking_online', switches({ feature_access: '0' }))).toBe(false);
   });
 });

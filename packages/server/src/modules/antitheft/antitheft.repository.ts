@@ -4,30 +4,29 @@ import { PRODUCT_TYPE } from '@kisht/domain/constants';
 
 const ANTI_THEFT_TYPES = [PRODUCT_TYPE.ANTI_THEFT, PRODUCT_TYPE.DPC_ANTITHEFT];
 
+/** A term when neither the customer's plan nor the product's plans say how long. */
+const DEFAULT_TERM_DAYS = 365;
+
 /**
- * The last day a customer's anti-theft is in force (SQL over customers `c`): as renewed, or the enrolment day (in
- * India) plus the validity of the customer's plan, or of the product's shortest active plan, or a year.
+ * One term of anti-theft, in days (SQL over customers `c`): the validity of the customer's plan, or of the
+ * product's shortest active plan, or DEFAULT_TERM_DAYS. A renewal adds one.
  */
-const COVERED_UNTIL = `COALESCE(s.covered_until, (c.created_at AT TIME ZONE 'Asia/Kolkata')::date - 1 + COALESCE(
-  (SELECT validity_days FROM plans WHERE id = c.plan_id),
-  (SELECT min(validity_days) FROM plans WHERE product_id = c.product_id AND active),
-  ${365}))`;
+const TERM_DAYS = `COALESCE((SELECT validity_days FROM plans WHERE id = c.plan_id), (SELECT min(validity_days) FROM plans WHERE product_id = c.product_id AND active), ${DEFAULT_TERM_DAYS})`;
 
-/** How many days a renewal adds (SQL over customers `c`): the plan's validity, as above. */
-const RENEWAL_DAYS = `COALESCE((SELECT validity_days FROM plans WHERE id = c.plan_id), (SELECT min(validity_days) FROM plans WHERE product_id = c.product_id AND active), ${365})`;
+/** The last day a customer's anti-theft is in force (SQL over `c` and its settings `s`): as renewed, or one term from the enrolment day in India. */
+const COVERED_UNTIL = `COALESCE(s.covered_until, (c.created_at AT TIME ZONE 'Asia/Kolkata')::date - 1 + ${TERM_DAYS})`;
 
-export interface AntitheftCover {
+/** The settings screen's row: the owner's choice (null where never saved), the cover, and the alert recipients. */
+export interface AntitheftOverview {
+  lost_mode_on_sim_change: boolean | null;
+  message: string | null;
+  contact_mobile: string | null;
+  updated_at: Date | null;
+  alt_mobile: string | null;
+  retailer_mobile: string;
   /** YYYY-MM-DD, the last day in force. */
   covered_until: string;
   renewal_days: number;
-}
-
-export interface AntitheftSettingsRow {
-  customer_id: number;
-  lost_mode_on_sim_change: boolean;
-  message: string | null;
-  contact_mobile: string | null;
-  updated_at: Date;
 }
 
 /** A customer as a SIM change alert needs it. */
@@ -48,22 +47,14 @@ export interface SimAlertTarget {
 
 export function createAntitheftRepository(db: Queryable) {
   return {
-    async settings(customerId: number, q: Queryable = db): Promise<AntitheftSettingsRow | null> {
-      return (await q.query<AntitheftSettingsRow>(
-        'SELECT customer_id, lost_mode_on_sim_change, message, contact_mobile, updated_at FROM antitheft_settings WHERE customer_id = $1',
-        [customerId],
-      )).rows[0] ?? null;
-    },
-
-    async save(row: { customer_id: number; account_id: number; lost_mode_on_sim_change: boolean; message: string | null; contact_mobile: string | null; updated_by: number }, q: Queryable = db): Promise<AntitheftSettingsRow> {
-      return (await q.query<AntitheftSettingsRow>(
+    async save(row: { customer_id: number; account_id: number; lost_mode_on_sim_change: boolean; message: string | null; contact_mobile: string | null; updated_by: number }, q: Queryable = db): Promise<void> {
+      await q.query(
         `INSERT INTO antitheft_settings (customer_id, account_id, lost_mode_on_sim_change, message, contact_mobile, updated_by)
          VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (customer_id) DO UPDATE SET lost_mode_on_sim_change = EXCLUDED.lost_mode_on_sim_change, message = EXCLUDED.message,
-           contact_mobile = EXCLUDED.contact_mobile, updated_by = EXCLUDED.updated_by, updated_at = now()
-         RETURNING customer_id, lost_mode_on_sim_change, message, contact_mobile, updated_at`,
+           contact_mobile = EXCLUDED.contact_mobile, updated_by = EXCLUDED.updated_by, updated_at = now()`,
         [row.customer_id, row.account_id, row.lost_mode_on_sim_change, row.message, row.contact_mobile, row.updated_by],
-      )).rows[0]!;
+      );
     },
 
     /** The customer, its product, its retailer's mobile and the owner's choice, in the SIM change's transaction. */
@@ -105,10 +96,13 @@ export function createAntitheftRepository(db: Queryable) {
       )).rows;
     },
 
-    async cover(customerId: number, q: Queryable = db): Promise<AntitheftCover> {
-      return (await q.query<AntitheftCover>(
-        `SELECT to_char(${COVERED_UNTIL}, 'YYYY-MM-DD') AS covered_until, ${RENEWAL_DAYS} AS renewal_days
-           FROM customers c LEFT JOIN antitheft_settings s ON s.customer_id = c.id WHERE c.id = $1`,
+    /** What the settings screen shows: the owner's choice, the cover, and who alerts go to, in one read. */
+    async overview(customerId: number, q: Queryable = db): Promise<AntitheftOverview> {
+      return (await q.query<AntitheftOverview>(
+        `SELECT s.lost_mode_on_sim_change, s.message, s.contact_mobile, s.updated_at, c.alt_mobile, r.mobile AS retailer_mobile,
+                to_char(${COVERED_UNTIL}, 'YYYY-MM-DD') AS covered_until, ${TERM_DAYS} AS renewal_days
+           FROM customers c JOIN users r ON r.id = c.retailer_id LEFT JOIN antitheft_settings s ON s.customer_id = c.id
+          WHERE c.id = $1`,
         [customerId],
       )).rows[0]!;
     },
@@ -124,7 +118,7 @@ export function createAntitheftRepository(db: Queryable) {
       );
       await q.query('SELECT 1 FROM antitheft_settings WHERE customer_id = $1 FOR UPDATE', [customer.id]);
       return (await q.query<{ covered_until: string }>(
-        `UPDATE antitheft_settings s SET covered_until = GREATEST(${COVERED_UNTIL}, $2::date - 1) + ${RENEWAL_DAYS}, updated_by = $3, updated_at = now()
+        `UPDATE antitheft_settings s SET covered_until = GREATEST(${COVERED_UNTIL}, $2::date - 1) + ${TERM_DAYS}, updated_by = $3, updated_at = now()
            FROM customers c WHERE c.id = s.customer_id AND s.customer_id = $1
          RETURNING to_char(s.covered_until, 'YYYY-MM-DD') AS covered_until`,
         [customer.id, today, renewedBy],

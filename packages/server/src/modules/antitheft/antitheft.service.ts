@@ -33,19 +33,17 @@ export function createAntitheftService(deps: {
   }
 
   async function view(customer: CustomerRow): Promise<Antitheft> {
-    const settings = await repository.settings(customer.id);
-    const cover = await repository.cover(customer.id);
-    const retailer = (await deps.db.query<{ mobile: string }>('SELECT mobile FROM users WHERE id = $1', [customer.retailer_id])).rows[0]!;
+    const row = await repository.overview(customer.id);
     return {
       customer_id: customer.id,
-      lost_mode_on_sim_change: settings?.lost_mode_on_sim_change ?? false,
-      message: settings?.message ?? null,
-      contact_mobile: settings?.contact_mobile ?? null,
-      alert_mobiles: [...new Set([customer.alt_mobile, retailer.mobile].filter((m): m is string => !!m))],
-      updated_at: settings?.updated_at.toISOString() ?? null,
-      covered_until: cover.covered_until,
-      in_cover: today() <= cover.covered_until,
-      renewal_days: cover.renewal_days,
+      lost_mode_on_sim_change: row.lost_mode_on_sim_change ?? false,
+      message: row.message,
+      contact_mobile: row.contact_mobile,
+      alert_mobiles: [...new Set([row.alt_mobile, row.retailer_mobile].filter((m): m is string => !!m))],
+      updated_at: row.updated_at?.toISOString() ?? null,
+      covered_until: row.covered_until,
+      in_cover: today() <= row.covered_until,
+      renewal_days: row.renewal_days,
     };
   }
 

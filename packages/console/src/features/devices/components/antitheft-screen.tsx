@@ -32,9 +32,12 @@ function PhoneRow({ phone }: { phone: AntitheftPhone }) {
         <ShortText className="customer-row__name" text={phone.customer_name} />
         <span className={`badge badge--${badge.tone}`}>{t(badge.key)}</span>
       </div>
-      <p className="customer-row__line">{phone.device}</p>
+      {phone.device ? <p className="customer-row__line">{phone.device}</p> : null}
       <p className="customer-row__line muted">
-        <span className="nowrap">{phone.mobile}</span> · <span className="nowrap">IMEI {phone.imei1}</span>
+        <span className="nowrap">{phone.mobile}</span> ·{' '}
+        <span className="nowrap">
+          {t('simChanges.imei')} {phone.imei1}
+        </span>
       </p>
       <p className="customer-row__line muted">
         {phone.in_cover ? t('antitheft.coveredUntil', { date: formatDate(phone.covered_until) }) : t('antitheft.list.endedOn', { date: formatDate(phone.covered_until) })}
