@@ -39,10 +39,11 @@ test('a mini-retailer is added, signs in, gets keys, uses one, asks for more; it
   await page.getByRole('group', { name: photoLabel }).locator('input[type=file]:not([capture])').setInputFiles({ name: 'counter.jpg', mimeType: 'image/jpeg', buffer: await cameraPhoto(page) });
   await expect(page.getByRole('img', { name: en('photoInput.previewAlt', { label: photoLabel }) })).toBeVisible();
   await page.getByRole('button', { name: en('network.addSubmit'), exact: true }).click();
+  // The toast first: it shows for 3.5 s, and the profile with its photo can take longer to load.
+  await expect(page.getByRole('status').filter({ hasText: en('messages.MEMBER_ADDED') })).toBeVisible();
   await expect(page).toHaveURL(/\/retailer-profile\?user_id=\d+$/);
   // The photo went up with the new member, and shows on its profile.
   await expect(page.getByRole('img', { name: en('network.images.photoTitle'), exact: true })).toBeVisible();
-  await expect(page.getByRole('status').filter({ hasText: en('messages.MEMBER_ADDED') })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Lakshmi Counter' })).toBeVisible();
   const memberId = Number(new URL(page.url()).searchParams.get('user_id'));
 
