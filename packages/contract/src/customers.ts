@@ -67,6 +67,29 @@ export const CreateFinancedCustomerBody = Type.Object(
 );
 export type CreateFinancedCustomerBody = Static<typeof CreateFinancedCustomerBody>;
 
+/**
+ * A phone sold on a plan alone (anti-theft or family care, decision 023): the owner, the phone and the plan; no
+ * loan. `alt_mobile` is the number a SIM-change alert goes to (anti-theft); for family care the parent's number.
+ */
+export const CreatePlanPhoneBody = Type.Object(
+  {
+    first_name: Name,
+    last_name: Name,
+    mobile: Mobile,
+    alt_mobile: Type.Optional(Mobile),
+    email: Type.Optional(Type.String({ format: 'email', maxLength: 120 })),
+    device_brand: Type.String({ minLength: 1, maxLength: 40 }),
+    device_model: Type.String({ minLength: 1, maxLength: 60 }),
+    imei1: Imei,
+    imei2: Type.Optional(Imei),
+    provisioning_type: Type.Integer({ minimum: 0, maximum: 1, description: '0 DPC (EMM QR) or 1 AMAPI' }),
+    product_id: Id,
+    plan_id: Id,
+  },
+  { additionalProperties: false },
+);
+export type CreatePlanPhoneBody = Static<typeof CreatePlanPhoneBody>;
+
 export const CustomerListQuery = Type.Object({
   page: Page,
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
@@ -90,7 +113,7 @@ export const CustomerListItem = Type.Object({
   install_status: Type.Integer(),
   lock_status: Type.Integer(),
   provisioning_type: Type.Integer(),
-  emi_paise: Type.Integer(),
+  emi_paise: Nullable(Type.Integer({ description: 'null for a phone on a plan alone' })),
   next_due_date: Nullable(Type.String()),
   overdue_paise: Type.Integer(),
   retailer_id: Type.Integer(),
@@ -136,16 +159,17 @@ export const CustomerProfile = Type.Object({
   plan_id: Nullable(Type.Integer()),
   financier_id: Nullable(Type.Integer()),
   financier_reference: Type.Record(Type.String(), Type.String()),
-  price_paise: Type.Integer(),
-  down_payment_paise: Type.Integer(),
+  // The loan; all null for a phone on a plan alone (anti-theft or family care without a loan, decision 023).
+  price_paise: Nullable(Type.Integer()),
+  down_payment_paise: Nullable(Type.Integer()),
   processing_fee_paise: Type.Integer(),
-  annual_rate_bps: Type.Integer(),
-  interest_method: Type.String(),
-  tenure_months: Type.Integer(),
+  annual_rate_bps: Nullable(Type.Integer()),
+  interest_method: Nullable(Type.String()),
+  tenure_months: Nullable(Type.Integer()),
   advance_emis: Type.Integer(),
-  start_date: Type.String(),
-  first_due_date: Type.String(),
-  emi_paise: Type.Integer(),
+  start_date: Nullable(Type.String()),
+  first_due_date: Nullable(Type.String()),
+  emi_paise: Nullable(Type.Integer()),
   install_status: Type.Integer(),
   lock_status: Type.Integer(),
   allowed_actions: Nullable(Type.Array(Type.String())),

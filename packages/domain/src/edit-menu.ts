@@ -10,8 +10,9 @@ export type EditAction = (typeof EDIT_ACTIONS)[number];
 
 const ALL_EDITS: readonly EditAction[] = ['IMEI_EDIT', 'EMI_EDIT', 'EDIT_SIGNATURE', 'EDIT_DOCUMENTS'];
 
-export function editMenuFor(customer: { product_type: number; provisioning_type: number }): EditAction[] {
-  if (customer.product_type === PRODUCT_TYPE.DPC_ANTITHEFT) return ['IMEI_EDIT', 'EMM_QR_CODE'];
+export function editMenuFor(customer: { product_type: number; provisioning_type: number; price_paise?: number | null }): EditAction[] {
+  // A phone on a plan alone (decision 023) has no EMIs to edit: as the anti-theft locker, its IMEIs and its QR.
+  if (customer.product_type === PRODUCT_TYPE.DPC_ANTITHEFT || customer.price_paise === null) return ['IMEI_EDIT', 'EMM_QR_CODE'];
   if (customer.provisioning_type === PROVISIONING_TYPE.APPLE) return [...ALL_EDITS, 'CHECK_STATUS'];
   return [...ALL_EDITS, 'EMM_QR_CODE'];
 }

@@ -6,12 +6,50 @@
 import type { DeviceAction } from '@kisht/domain/device-actions';
 
 /** Every command a phone may receive: the spec's device actions plus PIN change, release and ringing a lost phone. */
-export type CommandType = DeviceAction | 'pin_change' | 'unclaim' | 'ring';
+export type CommandType = DeviceAction | 'pin_change' | 'unclaim' | 'ring' | 'family_rules';
 
 /** How long `ring` plays the alarm unless the command says otherwise (revision 4). */
 export const RING_SECONDS = 60;
 /** While lost mode is on the phone checks in (with its location) at least this often (revision 4). */
 export const LOST_MODE_CHECK_IN_SECONDS = 300;
+
+/**
+ * Family care (revision 5): the rules a parent set for a child's phone, carried by the `family_rules` command. Times
+ * are India time (UTC+05:30, no daylight saving), read on the phone's own clock, so the phone keeps to them offline.
+ */
+export interface FamilyRules {
+  /** Minutes of screen time a day, Sunday first (7 entries); null is no limit. Apps always allowed do not count. */
+  daily_limit_minutes: (number | null)[];
+  /** Bedtime and downtime windows, every day: 'HH:MM' to 'HH:MM'; an end at or before the start runs past midnight. */
+  downtime: { start: string; end: string }[];
+  /** Package names usable whatever the time or the limit (besides the dialler and emergency apps, always allowed). */
+  allowed_apps: string[];
+  /** Package names never usable. */
+  blocked_apps: string[];
+  /** The phone stays locked (all but the always-allowed apps) until this moment; null: no such lock. */
+  lock_until: string | null;
+}
+
+/** The `family_rules` payload: the whole rule set, numbered. The phone keeps the highest version and ignores a lower or equal one. */
+export interface FamilyRulesPayload {
+  version: number;
+  rules: FamilyRules;
+}
+
+/** Apps the phone lets through whatever family care says: the dialler, the phone (calls) and emergency. */
+export const ALWAYS_ALLOWED_APPS = ['com.android.dialer', 'com.google.android.dialer', 'com.android.phone', 'com.android.emergency'] as const;
+
+/** Bounds the server and the phone both keep. */
+export const FAMILY_LIMITS = { downtimeWindows: 4, apps: 50, appName: 150, usageApps: 100 } as const;
+
+/** A phone with family care reports its usage of the day at least this often (and the last day's once more after midnight). */
+export const USAGE_REPORT_SECONDS = 900;
+
+/** An app's foreground time on one day. */
+export interface AppUsage {
+  app: string;
+  seconds: number;
+}
 
 /** Actions switched on or off; `on: true` means the restriction or feature the action names is active. */
 export const TOGGLE_ACTIONS = [
@@ -84,6 +122,7 @@ export type CommandPayload =
   | { message: string; amount_due: number; due_date: string | null; upi: string | null; language: string | null } // emi_alert
   | { pin: string } // pin_change
   | { seconds: number } // ring
+  | FamilyRulesPayload // family_rules
   | Record<string, never>;
 
 export interface CommandMessage {
@@ -115,7 +154,9 @@ interface EventBase {
 
 export type DeviceEvent =
   | (EventBase & { kind: 'ack'; id: string; state: 'delivered' | 'done' | 'failed'; result?: CommandResult })
-  | (EventBase & { kind: 'sim_change'; old: Sim[]; new: Sim[]; location?: Location | null });
+  | (EventBase & { kind: 'sim_change'; old: Sim[]; new: Sim[]; location?: Location | null })
+  /** Family care (revision 5): the day's usage so far (India date), per app; a later report of the same day replaces it. */
+  | (EventBase & { kind: 'usage'; day: string; apps: AppUsage[] });
 
 /** One thing the phone did while it could not reach the server. */
 export interface OfflineLogEntry {

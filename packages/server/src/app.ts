@@ -3,6 +3,7 @@
  * then the global hooks (errors, X-EMM check, sessions), then the feature routes, then the console.
  * server.ts is the only place that listens; tests call buildApp and use inject().
  */
+import { todayInIndia } from '@kisht/domain/format';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Fastify from 'fastify';
@@ -66,6 +67,9 @@ import { createWarrantyService } from './modules/warranty/warranty.service.ts';
 import { warrantyRoutes } from './modules/warranty/warranty.routes.ts';
 import { createAntitheftService } from './modules/antitheft/antitheft.service.ts';
 import { antitheftRoutes } from './modules/antitheft/antitheft.routes.ts';
+import { createFamilyCareService } from './modules/familycare/familycare.service.ts';
+import { createFamilyCareRepository } from './modules/familycare/familycare.repository.ts';
+import { familyCareRoutes } from './modules/familycare/familycare.routes.ts';
 import { createLicensesRepository } from './modules/licenses/licenses.repository.ts';
 import { createEmiRepository } from './modules/emi/emi.repository.ts';
 import { createEmiService } from './modules/emi/emi.service.ts';
@@ -280,6 +284,14 @@ export async function buildApp(config: Config, deps: AppDeps) {
   await app.register(devicesRoutes, { devices: devicesService, checkInsAtOnce: config.DEVICE_CHECK_INS_AT_ONCE });
   apple.attach(devicesService.channel);
   await app.register(appleRoutes, { apple, devices: devicesService });
+  const familycare = createFamilyCareService({
+    db, visible: (caller, id) => customers.visible(caller, id), devices: devicesRepository, channel: devicesService.channel,
+    licenses: createLicensesRepository(db), notify: events.notify,
+  });
+  await app.register(familyCareRoutes, { familycare });
+  devicesService.onEnrolled = (customerId, by, tx) => familycare.onEnrolled(customerId, by, tx);
+  const familyUsage = createFamilyCareRepository(db);
+  devicesService.channel.onUsage = (device, day, apps, tx) => familyUsage.replaceDay(device.customer_id, day, apps, tx);
   const amapi = createAmapiProvider(config, { db, customers, publicUrl, log: warn });
   await app.register(amapiRoutes, { amapi });
   // generate_emm_code answers AMAPI customers with the Android Management API's QR.
@@ -293,6 +305,7 @@ export async function buildApp(config: Config, deps: AppDeps) {
     await devicesService.runSchedules();
     await policies.handleEvents();
     await policies.unlockPaid();
+    await policies.releaseEndedPlans(todayInIndia());
   };
   const stopDeviceWork = config.DEVICE_SWEEP_SECONDS > 0 ? startRepeating(deviceWork, config.DEVICE_SWEEP_SECONDS * 1000, (error) => app.log.error({ err: error }, 'device sweep failed')) : () => undefined;
   await app.register(documentsRoutes, {

@@ -88,6 +88,10 @@ const STATUS: Record<ErrorCode, number> = {
   WARRANTY_PHOTO_LIMIT: 409,
   /** The customer's product has no anti-theft (anti-theft settings are for ANTI_THEFT and DPC_ANTITHEFT phones). */
   NOT_ANTITHEFT: 409,
+  /** The customer's phone is on a plan alone (anti-theft or family care): it has no loan, no EMIs (decision 023). */
+  NO_LOAN: 409,
+  /** The customer's product is not family care (family-care rules are for FAMILYCARE phones). */
+  NOT_FAMILYCARE: 409,
   /** The database (or another service the request needs) is unreachable for now; Retry-After says when to try again. */
   SERVICE_UNAVAILABLE: 503,
   INTERNAL: 500,

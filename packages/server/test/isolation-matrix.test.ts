@@ -103,6 +103,12 @@ function example(name: string, schema: Schema, url: string): unknown {
     pin: '4321',
     request_id: randomUUID(),
     document_type: 'photo',
+    // Family-care rules: a week of limits, a bedtime window, and apps by package name.
+    daily_limit_minutes: [60, 30, 30, 30, 30, 30, 60],
+    start: '21:30',
+    end: '07:00',
+    allowed_apps: ['org.example.study'],
+    blocked_apps: ['com.example.game'],
   };
   if (name in ids) return ids[name];
   const options = schema.anyOf ?? schema.oneOf;

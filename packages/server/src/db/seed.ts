@@ -11,9 +11,9 @@ export const DEMO_USERS = [
   { org_id: 23, user_type: 'retailer', first_name: 'Farhan', last_name: 'Qureshi', mobile: '+919876543213', shop_name: 'Qureshi Mobile Care', city: 'Lucknow', email: null, birthday: null },
 ] as const;
 
-/** Demo key balances by product type (0 DPC, 11 DPC lite, 2 Apple, 9 DPC with anti-theft, 8/12/13 anti-hacking tiers, 5 extended warranty). */
+/** Demo key balances by product type (0 DPC, 11 DPC lite, 2 Apple, 9 DPC with anti-theft, 4 anti-theft alone, 7 family care, 8/12/13 anti-hacking tiers, 5 extended warranty). */
 export const DEMO_KEYS: Record<string, Array<[number, number]>> = {
-  '+919876543210': [[0, 100], [11, 10], [2, 5], [9, 5], [8, 20], [12, 5], [13, 5], [5, 10]],
+  '+919876543210': [[0, 100], [11, 10], [2, 5], [9, 5], [4, 5], [7, 10], [8, 20], [12, 5], [13, 5], [5, 10]],
   '+919876543211': [[0, 5], [8, 3], [5, 3]],
   '+919876543212': [[0, 3]],
   '+919812345678': [[0, 10], [2, 2], [8, 5], [5, 5]],

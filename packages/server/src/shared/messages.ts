@@ -10,7 +10,7 @@ import { FALLBACK_LANGUAGE, isLanguage, LANGUAGES, type Language } from '@kisht/
 type Dictionary = Record<string, unknown>;
 
 /** Success messages by key; the words are in packages/locales under messages.<KEY>. */
-export const SUCCESS_MESSAGES = ['OTP_SENT', 'SIGNED_IN', 'MPIN_SET', 'MPIN_VERIFIED', 'MPIN_RESET', 'LOGGED_OUT', 'SESSION_ENDED', 'SESSIONS_ENDED', 'SIGNUP_REQUESTED', 'CUSTOMER_CREATED', 'PAYMENT_RECORDED', 'PAYMENT_REVERSED', 'DOCUMENT_SAVED', 'PENALTY_ADDED', 'EMI_UPDATED', 'ALERT_QUEUED', 'CUSTOMER_UPDATED', 'COMMAND_SENT', 'SCHEDULED', 'SCHEDULE_CANCELLED', 'BATCH_STARTED', 'MEMBER_ADDED', 'MEMBER_UPDATED', 'KEYS_MOVED', 'KEYS_REQUESTED', 'REQUEST_DECIDED', 'PRICE_SAVED', 'ENROLMENT_CANCELLED', 'CLAIM_REJECTED', 'ANTIHACKING_ADDED', 'ANTIHACKING_REVOKED', 'PROTECTION_ACTIVATED', 'WARRANTY_SOLD', 'WARRANTY_REVOKED', 'PHOTO_SAVED', 'CLAIM_RAISED', 'CLAIM_UPDATED', 'ANTITHEFT_SAVED', 'ANTITHEFT_RENEWED', 'OK'] as const;
+export const SUCCESS_MESSAGES = ['OTP_SENT', 'SIGNED_IN', 'MPIN_SET', 'MPIN_VERIFIED', 'MPIN_RESET', 'LOGGED_OUT', 'SESSION_ENDED', 'SESSIONS_ENDED', 'SIGNUP_REQUESTED', 'CUSTOMER_CREATED', 'PAYMENT_RECORDED', 'PAYMENT_REVERSED', 'DOCUMENT_SAVED', 'PENALTY_ADDED', 'EMI_UPDATED', 'ALERT_QUEUED', 'CUSTOMER_UPDATED', 'COMMAND_SENT', 'SCHEDULED', 'SCHEDULE_CANCELLED', 'BATCH_STARTED', 'MEMBER_ADDED', 'MEMBER_UPDATED', 'KEYS_MOVED', 'KEYS_REQUESTED', 'REQUEST_DECIDED', 'PRICE_SAVED', 'ENROLMENT_CANCELLED', 'CLAIM_REJECTED', 'ANTIHACKING_ADDED', 'ANTIHACKING_REVOKED', 'PROTECTION_ACTIVATED', 'WARRANTY_SOLD', 'WARRANTY_REVOKED', 'PHOTO_SAVED', 'CLAIM_RAISED', 'CLAIM_UPDATED', 'ANTITHEFT_SAVED', 'ANTITHEFT_RENEWED', 'FAMILY_RULES_SAVED', 'FAMILY_RENEWED', 'OK'] as const;
 export type SuccessMessage = (typeof SUCCESS_MESSAGES)[number];
 
 /** Each language's file as served and as read here, loaded once at start (the files change only with a deploy). */
@@ -55,6 +55,7 @@ export const VALIDATION_RULES = [
   'required', 'invalid', 'imei_invalid', 'imei_same', 'id_needs_both', 'id_number_invalid', 'not_your_product',
   'plan_not_of_product', 'not_your_financier', 'financier_field_required', 'city_not_in_state', 'loan_terms',
   'instalments_or_amount', 'amount_too_large', 'below_paid', 'future_time', 'control_characters', 'not_future_date', 'photo_unavailable',
+  'not_plan_product', 'alt_mobile_same', 'rules_invalid',
 ] as const;
 export type ValidationRule = (typeof VALIDATION_RULES)[number];
 

@@ -1,20 +1,12 @@
 /** The antitheft_settings table, and what a SIM change on an anti-theft phone needs to know (decision 022). */
 import type { Queryable } from '../../db/database.ts';
 import { PRODUCT_TYPE } from '@kisht/domain/constants';
+import { coveredUntil, TERM_DAYS } from '../../shared/plan-cover.ts';
 
 const ANTI_THEFT_TYPES = [PRODUCT_TYPE.ANTI_THEFT, PRODUCT_TYPE.DPC_ANTITHEFT];
 
-/** A term when neither the customer's plan nor the product's plans say how long. */
-const DEFAULT_TERM_DAYS = 365;
-
-/**
- * One term of anti-theft, in days (SQL over customers `c`): the validity of the customer's plan, or of the
- * product's shortest active plan, or DEFAULT_TERM_DAYS. A renewal adds one.
- */
-const TERM_DAYS = `COALESCE((SELECT validity_days FROM plans WHERE id = c.plan_id), (SELECT min(validity_days) FROM plans WHERE product_id = c.product_id AND active), ${DEFAULT_TERM_DAYS})`;
-
 /** The last day a customer's anti-theft is in force (SQL over `c` and its settings `s`): as renewed, or one term from the enrolment day in India. */
-const COVERED_UNTIL = `COALESCE(s.covered_until, (c.created_at AT TIME ZONE 'Asia/Kolkata')::date - 1 + ${TERM_DAYS})`;
+const COVERED_UNTIL = coveredUntil('s.covered_until');
 
 /** The settings screen's row: the owner's choice (null where never saved), the cover, and the alert recipients. */
 export interface AntitheftOverview {

@@ -30,16 +30,17 @@ export interface NewCustomer {
   plan_id: number | null;
   financier_id: number | null;
   financier_reference: Record<string, string>;
-  price_paise: number;
-  down_payment_paise: number;
+  /** The loan: all set, or all null for a phone on a plan alone (anti-theft, family care; decision 023). */
+  price_paise: number | null;
+  down_payment_paise: number | null;
   processing_fee_paise: number;
-  annual_rate_bps: number;
-  interest_method: string;
-  tenure_months: number;
+  annual_rate_bps: number | null;
+  interest_method: string | null;
+  tenure_months: number | null;
   advance_emis: number;
-  start_date: string;
-  first_due_date: string;
-  emi_paise: number;
+  start_date: string | null;
+  first_due_date: string | null;
+  emi_paise: number | null;
 }
 
 export interface CustomerRow extends NewCustomer {
@@ -285,7 +286,7 @@ export function createCustomersRepository(db: Queryable) {
         [id],
       );
       if (used.rows[0]!.used) return 'started';
-      for (const table of ['customer_events', 'emi_alerts', 'enrolment_tokens', 'device_commands', 'device_offline_log', 'sim_changes', 'antitheft_settings', 'device_schedules', 'emi_instalments', 'customer_imeis']) {
+      for (const table of ['customer_events', 'emi_alerts', 'enrolment_tokens', 'device_commands', 'device_offline_log', 'sim_changes', 'antitheft_settings', 'family_rules', 'family_usage', 'device_schedules', 'emi_instalments', 'customer_imeis']) {
         await q.query(`DELETE FROM ${table} WHERE customer_id = $1`, [id]);
       }
       await q.query('DELETE FROM customers WHERE id = $1', [id]);

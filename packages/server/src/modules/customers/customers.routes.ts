@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../shared/types.ts';
 import { ErrorReply, Ok } from '@kisht/contract/envelope';
-import { CreateCustomerBody, CreateFinancedCustomerBody, CustomerCreated, CustomerList, CustomerListQuery, CustomerProfile, UpdateCustomerDetailsBody, UpdateRegistrationBody } from '@kisht/contract/customers';
+import { CreateCustomerBody, CreateFinancedCustomerBody, CreatePlanPhoneBody, CustomerCreated, CustomerList, CustomerListQuery, CustomerProfile, UpdateCustomerDetailsBody, UpdateRegistrationBody } from '@kisht/contract/customers';
 import { ok } from '../../shared/reply.ts';
 import { authOf, SIGNED_IN } from '../../plugins/route-config.ts';
 import type { CustomersService } from './customers.service.ts';
@@ -23,6 +23,11 @@ export async function customersRoutes(app: App, opts: { customers: CustomersServ
     config: { callers: SIGNED_IN, scope: 'account', audit: 'customer.enrol' },
     schema: { tags, security, summary: "Enrol a customer financed by a financier, with the references that financier requires", body: CreateFinancedCustomerBody, response: { 200: Ok(CustomerCreated), ...errors } },
   }, async (request) => ok(request, await customers.create(authOf(request), request.body), 'CUSTOMER_CREATED'));
+
+  app.post('/api/customer/plan-phone', {
+    config: { callers: SIGNED_IN, scope: 'account', audit: 'customer.enrol' },
+    schema: { tags, security, summary: 'Enrol a phone on an anti-theft or family-care plan alone (no loan): owner, phone, plan and one key of the plan\'s type', body: CreatePlanPhoneBody, response: { 200: Ok(CustomerCreated), ...errors } },
+  }, async (request) => ok(request, await customers.createPlanPhone(authOf(request), request.body), 'CUSTOMER_CREATED'));
 
   app.post('/api/customer/update_customer_detailsV3', {
     config: { callers: SIGNED_IN, scope: 'account' },

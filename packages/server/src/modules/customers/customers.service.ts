@@ -7,13 +7,14 @@ import { generateSchedule, LoanTermsError, validateLoanTerms, type LoanTerms } f
 import { isValidImei } from '@kisht/domain/imei';
 import { isValidIdNumber, maskIdNumber, normaliseIdNumber, type IdType } from '@kisht/domain/identity';
 import { isActiveLoan } from '@kisht/domain/customer-status';
+import { isPlanOnlyProduct } from '@kisht/domain/plans';
 import { todayInIndia } from '@kisht/domain/format';
 import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../errors.ts';
 import type { ValidationRule } from '../../shared/messages.ts';
 import type { RequestAuth } from '../../plugins/route-config.ts';
-import type { CreateCustomerBody, CreateFinancedCustomerBody, CustomerList, CustomerListQuery, CustomerProfile, CustomerCreated, UpdateCustomerDetailsBody, UpdateRegistrationBody } from '@kisht/contract/customers';
+import type { CreateCustomerBody, CreateFinancedCustomerBody, CreatePlanPhoneBody, CustomerList, CustomerListQuery, CustomerProfile, CustomerCreated, UpdateCustomerDetailsBody, UpdateRegistrationBody } from '@kisht/contract/customers';
 import type { CatalogueRepository } from '../catalogue/catalogue.repository.ts';
 import type { LicensesRepository } from '../licenses/licenses.repository.ts';
 import type { Notify } from '../events/events.bus.ts';
@@ -203,6 +204,53 @@ export function createCustomersService(deps: CustomersServiceDeps) {
         });
       deps.notify?.({ type: 'customer', customer_ids: [id] }); // events
       deps.notify?.({ type: 'network', user_ids: [caller.userId] }); // one key fewer: the key stock and histories
+      return { customer: toCustomerProfile(await visible(caller, id)), keys_left: left };
+    },
+
+    /**
+     * A phone sold on a plan alone (decision 023): anti-theft or family care, no loan. One transaction: the customer
+     * (its loan columns empty), its IMEIs (unique among active phones, as for loans) and one key of the product's type.
+     * The phone then enrols from its EMM QR as a financed phone does.
+     */
+    async createPlanPhone(caller: RequestAuth, body: CreatePlanPhoneBody): Promise<CustomerCreated> {
+      const problems: Problem[] = [];
+      const imeis = [body.imei1, ...(body.imei2 ? [body.imei2] : [])];
+      if (!isValidImei(body.imei1)) problems.push({ field: 'imei1', message: 'is not a valid IMEI (check digit)', rule: 'imei_invalid' });
+      if (body.imei2 && !isValidImei(body.imei2)) problems.push({ field: 'imei2', message: 'is not a valid IMEI (check digit)', rule: 'imei_invalid' });
+      if (body.imei2 && body.imei2 === body.imei1) problems.push({ field: 'imei2', message: 'must differ from IMEI 1', rule: 'imei_same' });
+      const product = await catalogue.product(caller.orgId, body.product_id);
+      if (!product) problems.push({ field: 'product_id', message: 'is not a product of your organisation', rule: 'not_your_product' });
+      else if (!isPlanOnlyProduct(product.product_type)) problems.push({ field: 'product_id', message: 'is not sold on its own (anti-theft or family care)', rule: 'not_plan_product' });
+      const plan = await catalogue.plan(caller.orgId, body.plan_id);
+      if (!plan || plan.product_id !== body.product_id) problems.push({ field: 'plan_id', message: 'is not a plan of this product', rule: 'plan_not_of_product' });
+      if (body.alt_mobile && body.alt_mobile === body.mobile) problems.push({ field: 'alt_mobile', message: "must differ from the phone's own number", rule: 'alt_mobile_same' });
+      if (problems.length > 0 || !product) throw new AppError('VALIDATION_FAILED', { details: problems });
+
+      const { id, left } = await db
+        .transaction(async (tx) => {
+          const customerId = await customers.insert({
+            org_id: caller.orgId, account_id: caller.accountId, retailer_id: caller.userId,
+            first_name: body.first_name.trim(), last_name: body.last_name.trim(), mobile: body.mobile,
+            alt_mobile: body.alt_mobile ?? null, email: body.email ?? null, address: null, state_id: null, city_id: null, pincode: null,
+            date_of_birth: null, id_type: null, id_number: null,
+            device_brand: body.device_brand.trim(), device_model: body.device_model.trim(), imei1: body.imei1,
+            imei2: body.imei2 ?? null, serial_number: null,
+            provisioning_type: body.provisioning_type, product_id: product.id, plan_id: body.plan_id,
+            financier_id: null, financier_reference: {},
+            price_paise: null, down_payment_paise: null, processing_fee_paise: 0, annual_rate_bps: null, interest_method: null, tenure_months: null,
+            advance_emis: 0, start_date: null, first_due_date: null, emi_paise: null,
+          }, tx);
+          await customers.claimImeis(customerId, imeis, tx);
+          const keysLeft = await licenses.consume(caller.userId, product.product_type, customerId, tx);
+          if (keysLeft === null) throw new AppError('NO_LICENSE_KEY');
+          return { id: customerId, left: keysLeft };
+        })
+        .catch((error: unknown) => {
+          if (isUniqueViolation(error)) throw new AppError('IMEI_IN_USE');
+          throw error;
+        });
+      deps.notify?.({ type: 'customer', customer_ids: [id] }); // events
+      deps.notify?.({ type: 'network', user_ids: [caller.userId] });
       return { customer: toCustomerProfile(await visible(caller, id)), keys_left: left };
     },
 

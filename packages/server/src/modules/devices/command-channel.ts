@@ -5,13 +5,30 @@
  */
 import { randomUUID } from 'node:crypto';
 import { INSTALL_STATUS } from '@kisht/domain/constants';
-import { RELEASE_ACTIONS, type CheckInBody, type CheckInReply, type CommandMessage, type DeviceEvent, type LockScreen, type OfflineLogEntry, type Sim } from '@kisht/protocol/messages';
+import { FAMILY_LIMITS, RELEASE_ACTIONS, type AppUsage, type CheckInBody, type CheckInReply, type CommandMessage, type DeviceEvent, type LockScreen, type OfflineLogEntry, type Sim } from '@kisht/protocol/messages';
 import { seal, unseal } from '@kisht/protocol/signing';
 import { deviceIdOfEventTopic } from '@kisht/protocol/topics';
 import type { Database, Queryable } from '../../db/database.ts';
 import type { CheckInState, CommandRow, DeviceRow, DevicesRepository } from './devices.repository.ts';
 import type { Notify } from '../events/events.bus.ts';
 import { groupRunner, type Settled } from '../../shared/groups.ts';
+
+/**
+ * A family-care usage report as the protocol bounds it (revision 5): an India day and at most 100 apps, each with
+ * 0-86,400 seconds; anything else is ignored as a malformed event. An app named twice counts once (its last line).
+ */
+export function usageReport(event: { day?: unknown; apps?: unknown }): { day: string; apps: AppUsage[] } | null {
+  if (typeof event.day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(event.day) || Number.isNaN(Date.parse(`${event.day}T00:00:00Z`))) return null;
+  if (new Date(`${event.day}T00:00:00Z`).toISOString().slice(0, 10) !== event.day) return null;
+  if (!Array.isArray(event.apps) || event.apps.length > FAMILY_LIMITS.usageApps) return null;
+  const apps = new Map<string, number>();
+  for (const line of event.apps as unknown[]) {
+    const { app, seconds } = (line ?? {}) as { app?: unknown; seconds?: unknown };
+    if (typeof app !== 'string' || app.length < 1 || app.length > FAMILY_LIMITS.appName || !Number.isInteger(seconds) || (seconds as number) < 0 || (seconds as number) > 86_400) return null;
+    apps.set(app, seconds as number);
+  }
+  return { day: event.day, apps: [...apps].map(([app, seconds]) => ({ app, seconds })) };
+}
 
 /** Delivers a sealed command to a device over its channel; resolves when the broker (or vendor) has it. */
 export type Transport = (device: Pick<DeviceRow, 'id' | 'channel'>, sealed: string, command: CommandRow) => Promise<void>;
@@ -365,6 +382,18 @@ export function createCommandChannel(deps: {
       const taken = await channel.onSimChange(device, event.old ?? [], event.new, event.location ?? null, event.at, (tx) => devices.takeEventNumber(device.id, event.n, tx));
       return { outcome: Promise.resolve(taken ? 'taken' : 'ignored') };
     }
+    if (event.kind === 'usage') {
+      const usage = usageReport(event);
+      if (!usage) return { outcome: Promise.resolve('ignored') };
+      await queuedAck.get(device.id)?.catch(() => undefined);
+      const taken = await db.transaction(async (tx) => {
+        if (!(await devices.takeEventNumber(device.id, event.n, tx))) return false;
+        await channel.onUsage(device, usage.day, usage.apps, tx);
+        return true;
+      });
+      if (taken) deps.notify?.({ type: 'family_usage', customer_ids: [device.customer_id] }); // events
+      return { outcome: Promise.resolve(taken ? 'taken' : 'ignored') };
+    }
     return { outcome: Promise.resolve('ignored') };
   }
 
@@ -451,6 +480,8 @@ export function createCommandChannel(deps: {
 
     /** Set by the devices service: what a SIM change means (record it, maybe lock). */
     onSimChange: async (_device: DeviceRow, _old: Sim[], _new: Sim[], _location: unknown, _at: string, _take: (tx: Queryable) => Promise<boolean>): Promise<boolean> => false,
+    /** Set by family care: records a day's usage report in the transaction that took its number. */
+    onUsage: async (_device: DeviceRow, _day: string, _apps: AppUsage[], _tx: Queryable): Promise<void> => undefined,
 
     /**
      * HTTPS check-in: record what the phone says, take its offline log, answer with what it should do. `device` is

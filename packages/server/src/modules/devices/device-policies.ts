@@ -1,10 +1,12 @@
 /**
  * The organisation's device policies, driven by the daily dues run's events: an EMI reminder goes to the
  * phone as an EMI alert; with auto-lock on, a phone whose oldest unpaid instalment is N days overdue is
- * locked; with auto-unlock on, a phone the policy locked is unlocked once nothing is overdue.
+ * locked; with auto-unlock on, a phone the policy locked is unlocked once nothing is overdue. A phone on a plan alone
+ * is released once its plan has ended.
  */
 import { translate } from '../../shared/messages.ts';
-import type { Language } from '@kisht/domain/constants';
+import { PRODUCT_TYPE, type Language } from '@kisht/domain/constants';
+import { coveredUntil } from '../../shared/plan-cover.ts';
 import { formatRupees } from '@kisht/domain/money';
 import type { Database } from '../../db/database.ts';
 import type { DevicesRepository, DeviceRow } from './devices.repository.ts';
@@ -100,6 +102,30 @@ export function createDevicePolicies(deps: { db: Database; devices: DevicesRepos
     return rows.length;
   }
 
+  /**
+   * Releases phones on a plan alone (decision 023) whose plan has ended without a renewal: anti-theft takes its agent
+   * off with `uninstall_antitheft`, family care with `uninstall`; the phone reports done and is released as any phone
+   * is. A phone with a release already under way or done is left alone, and a renewal before the sweep keeps it.
+   */
+  async function releaseEndedPlans(today: string): Promise<number> {
+    const rows = (await db.query<{ customer_id: number; product_type: number }>(
+      `SELECT c.id AS customer_id, p.product_type FROM customers c JOIN products p ON p.id = c.product_id
+         LEFT JOIN antitheft_settings s ON s.customer_id = c.id LEFT JOIN family_rules f ON f.customer_id = c.id
+        WHERE c.price_paise IS NULL AND p.product_type IN (${PRODUCT_TYPE.ANTI_THEFT}, ${PRODUCT_TYPE.FAMILYCARE})
+          AND CASE WHEN p.product_type = ${PRODUCT_TYPE.ANTI_THEFT} THEN ${coveredUntil('s.covered_until')} ELSE ${coveredUntil('f.covered_until')} END < $1::date
+          AND EXISTS (SELECT 1 FROM devices d WHERE d.customer_id = c.id AND d.active)
+          AND NOT EXISTS (SELECT 1 FROM device_commands d WHERE d.customer_id = c.id AND d.type IN ('uninstall', 'uninstall_antitheft') AND d.state IN ('queued', 'sent', 'delivered', 'done'))
+        LIMIT 500`,
+      [today],
+    )).rows;
+    for (const { customer_id, product_type } of rows) {
+      const device = await devices.activeDevice(customer_id);
+      if (!device) continue;
+      await channel.issue({ device, type: product_type === PRODUCT_TYPE.ANTI_THEFT ? 'uninstall_antitheft' : 'uninstall', payload: {}, createdBy: device.account_id, origin: 'system' });
+    }
+    return rows.length;
+  }
+
   async function flush() {
     while (publishLater.length) {
       const item = publishLater.shift()!;
@@ -107,5 +133,5 @@ export function createDevicePolicies(deps: { db: Database; devices: DevicesRepos
     }
   }
 
-  return { handleEvents, unlockPaid };
+  return { handleEvents, unlockPaid, releaseEndedPlans };
 }

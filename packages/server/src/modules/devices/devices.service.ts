@@ -222,6 +222,8 @@ export function createDevicesService(deps: {
     lockScreen,
     /** Set by the AMAPI provider when it is configured: the enrolment QR for AMAPI customers. */
     amapiQr: undefined as ((caller: RequestAuth, customer: CustomerRow) => Promise<EmmCode>) | undefined,
+    /** Set by family care: commands a phone gets as it enrols (the rules set before it), written in the enrolment's transaction. */
+    onEnrolled: undefined as ((customerId: number, by: number, tx: Queryable) => Promise<{ device: DeviceRow; row: CommandRow } | null>) | undefined,
 
     /** generate_emm_code: a fresh single-use token inside the Android Enterprise provisioning payload. */
     async emmCode(caller: RequestAuth, customerId: number): Promise<EmmCode> {
@@ -267,9 +269,11 @@ export function createDevicesService(deps: {
         await devices.markInstalled(customer.id, tx);
         // A phone starts unlocked; a lock from before enrolment would have had no phone to go to.
         await devices.setLockStatus(customer.id, false, tx);
-        return { previous, customerId: customer.id };
+        const waiting = await this.onEnrolled?.(customer.id, customer.retailer_id, tx);
+        return { previous, customerId: customer.id, waiting };
       });
       deps.notify?.({ type: 'customer', customer_ids: [enrolled.customerId] }); // events
+      if (enrolled.waiting) await channel.publish(enrolled.waiting.device, enrolled.waiting.row);
       const replaced = enrolled.previous;
       // The replaced phone's account goes once the new one is in place.
       if (replaced && deps.accounts) await deps.accounts.remove(replaced).catch((error: unknown) => deps.log('removing the replaced phone\'s broker account failed', error));

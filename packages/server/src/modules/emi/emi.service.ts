@@ -4,6 +4,7 @@
  * one payment's allocations. A payment never exceeds what is owed.
  */
 import { allocatePayment } from '@kisht/domain/emi';
+import { hasLoan } from '@kisht/domain/plans';
 import { addDays, daysBetween } from '@kisht/domain/calendar';
 import { todayInIndia } from '@kisht/domain/format';
 import { FALLBACK_LANGUAGE, isLanguage } from '@kisht/domain/constants';
@@ -54,6 +55,13 @@ export function createEmiService(deps: EmiServiceDeps) {
   const today = deps.today ?? (() => todayInIndia());
   /** A mini-retailer's figures cover its own customers; a retailer's its whole network. */
   const scope = ownRetailerOf;
+
+  /** A customer with a loan, or NO_LOAN for a phone on a plan alone (decision 023). */
+  async function loanCustomer(caller: RequestAuth, customerId: number) {
+    const customer = await customers.visible(caller, customerId);
+    if (!hasLoan(customer)) throw new AppError('NO_LOAN');
+    return customer;
+  }
 
   async function receipt(caller: RequestAuth, paymentId: number): Promise<Receipt> {
     const payment = await emi.payment(caller.accountId, paymentId);
@@ -114,7 +122,7 @@ export function createEmiService(deps: EmiServiceDeps) {
     reference: string | undefined,
     idempotencyKey: string | undefined,
   ): Promise<Receipt> {
-    const customer = await customers.visible(caller, customerId);
+    const customer = await loanCustomer(caller, customerId);
     /** A key names one payment of one customer: the same key for another customer is refused, not answered with that receipt. */
     const sameKeyEarlier = async (): Promise<number | undefined> => {
       const earlier = idempotencyKey ? await emi.paymentByKey(caller.accountId, idempotencyKey) : undefined;
@@ -136,7 +144,7 @@ export function createEmiService(deps: EmiServiceDeps) {
   }
 
   async function details(caller: RequestAuth, customerId: number): Promise<EmiDetails> {
-    const customer = await customers.visible(caller, customerId);
+    const customer = await loanCustomer(caller, customerId);
     const day = today();
     const instalments = (await emi.instalments(customer.id)).map((i) => toInstalmentView(i, day));
     const sum = (f: (i: InstalmentView) => number) => instalments.reduce((s, i) => s + f(i), 0);
@@ -242,7 +250,7 @@ export function createEmiService(deps: EmiServiceDeps) {
 
     /** A manual penalty on an instalment, recorded in an append-only table. */
     async addPenalty(caller: RequestAuth, body: PenaltyBody): Promise<EmiDetails> {
-      const customer = await customers.visible(caller, body.customer_id);
+      const customer = await loanCustomer(caller, body.customer_id);
       await changeLoan(customer.id, async (tx, instalments) => {
         const target = instalments.find((i) => i.id === body.instalment_id);
         if (!target) throw new AppError('NOT_FOUND');
@@ -254,7 +262,7 @@ export function createEmiService(deps: EmiServiceDeps) {
 
     /** Moves the due date or changes the amount of an instalment that is not fully paid; never below what was paid. */
     async editInstalment(caller: RequestAuth, body: EditInstalmentBody): Promise<EmiDetails> {
-      const customer = await customers.visible(caller, body.customer_id);
+      const customer = await loanCustomer(caller, body.customer_id);
       await changeLoan(customer.id, async (tx, instalments) => {
         const target = instalments.find((i) => i.id === body.instalment_id);
         if (!target) throw new AppError('NOT_FOUND');
@@ -268,7 +276,7 @@ export function createEmiService(deps: EmiServiceDeps) {
     },
 
     async addInstalment(caller: RequestAuth, body: AddInstalmentBody): Promise<EmiDetails> {
-      const customer = await customers.visible(caller, body.customer_id);
+      const customer = await loanCustomer(caller, body.customer_id);
       await changeLoan(customer.id, async (tx) => {
         await emi.addInstalment(customer.id, caller.accountId, body.due_date, body.amount_paise, tx);
       });
@@ -277,7 +285,7 @@ export function createEmiService(deps: EmiServiceDeps) {
 
     /** Records an EMI alert for the customer's phone; the device channel delivers queued alerts. */
     async sendAlert(caller: RequestAuth, body: AlertBody): Promise<Alert> {
-      const customer = await customers.visible(caller, body.customer_id);
+      const customer = await loanCustomer(caller, body.customer_id);
       const due = (await emi.instalments(customer.id)).filter((i) => owed(i) > 0 && i.due_date <= today()).reduce((s, i) => s + owed(i), 0);
       const message = body.message ?? translate(isLanguage(customer.language) ? customer.language : FALLBACK_LANGUAGE, 'emiAlert.defaultText',
         'Your EMI is due. Please pay your retailer to keep using your phone without interruption.');

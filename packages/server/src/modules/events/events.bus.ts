@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 
 /** Kinds of change bound to customers; each reaches only sessions that may see those customers. */
-export const CUSTOMER_CHANGES = ['customer', 'device_command', 'schedule', 'emi', 'sim_change', 'payment_claim', 'payment'] as const;
+export const CUSTOMER_CHANGES = ['customer', 'device_command', 'schedule', 'emi', 'sim_change', 'payment_claim', 'payment', 'family_usage'] as const;
 export type CustomerChange = (typeof CUSTOMER_CHANGES)[number];
 
 /** One change as emitted inside the server. */
