@@ -15,11 +15,13 @@ import {
   LOST_MODE_CHECK_IN_SECONDS, RECENT_OUTCOMES, RELEASE_ACTIONS, RING_SECONDS, TOGGLE_ACTIONS, type CheckInBody, type CheckInReply, type CommandMessage, type CommandResult,
   type CommandOutcomeRecord, type DeviceEvent, type OfflineLogEntry, type Sim, type ToggleAction,
 } from '@kisht/protocol/messages';
+import { validateFamilyRules, type AppVerdict } from '@kisht/protocol/family-rules';
 import {
   activateProtection, checkIn, enrolDevice, HttpError, NetworkDownError, requestPayOrder, sendPaymentClaim, type ClaimAnswer, type PayOrder,
 } from './device-api.ts';
 import { parseEnrolmentPayload, type EnrolmentTarget } from './enrolment-payload.ts';
-import { initialState, type EmiAlert, type Identity, type PhoneState } from './state.ts';
+import { initialApps, initialState, type AppsState, type EmiAlert, type Identity, type PhoneState } from './state.ts';
+import { accrue, familyCareView, takeDueReports, verdictNow, type FamilyCareView } from './family-care.ts';
 import type { StateStore } from './store.ts';
 
 /** How long a disconnect waits for the MQTT client to finish ending before it lets go of it. */
@@ -50,6 +52,9 @@ export interface AgentOptions {
    */
   connectCheckInSpreadMs?: number;
 }
+
+/** What snapshot() answers: the stored state, plus family care as the screen shows it (null without rules). */
+export type PhoneSnapshot = PhoneState & { familyCare: FamilyCareView | null };
 
 /** `repeated`: a command already carried out came again; its recorded outcome was reported again. */
 export type CommandOutcome = 'done' | 'failed' | 'repeated' | 'forged' | 'old' | 'expired' | 'unknown_version';
@@ -122,6 +127,8 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
   private queue: Promise<unknown> = Promise.resolve();
   private flushing = new WeakSet<MqttClient>();
   private outboxWaiters: Array<() => void> = [];
+  /** What closed the phone to ordinary apps at the last tick, so the screen hears when that changes. */
+  private familyBlockSeen = '';
   readonly now: () => number;
   /** Counters for fleet summaries. */
   readonly stats = { commandsDone: 0, commandsFailed: 0, checkIns: 0, connects: 0 };
@@ -136,6 +143,9 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
   private load(): PhoneState | null {
     const state = this.options.store.load();
     if (state && !Array.isArray(state.outcomes)) state.outcomes = [];
+    // A phone starts on its home screen: whatever app was open before the power went is closed, its time counted up
+    // to the last tick before.
+    if (state?.apps) state.apps.foreground = null;
     return state;
   }
 
@@ -153,10 +163,20 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     return this.connected;
   }
 
-  /** A copy of everything the phone knows, for screens and tests. */
-  snapshot(): PhoneState {
+  /**
+   * A copy of everything the phone knows, for screens and tests. Foreground time is counted up to now in the copy
+   * (the agent's own count moves at its tick), so time left and today's usage are current.
+   */
+  snapshot(): PhoneSnapshot {
     if (!this.state) throw new Error('the phone has no state yet: enrol it first');
-    return structuredClone(this.state);
+    const copy = structuredClone(this.state);
+    let familyCare: FamilyCareView | null = null;
+    if (copy.family) {
+      const apps = copy.apps ?? initialApps(this.now());
+      accrue(apps, copy.family.rules, this.now());
+      familyCare = familyCareView(apps, copy.family, this.now());
+    }
+    return { ...copy, familyCare };
   }
 
   private get s(): PhoneState {
@@ -223,11 +243,12 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     this.connect();
   }
 
-  /** Disconnects and stops the timer; the state stays in the store. */
+  /** Disconnects and stops the timer; the state stays in the store. Like a phone switched off, it closes the open app. */
   async stop(): Promise<void> {
     this.running = false;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    if (this.state?.apps?.foreground) this.closeApp();
     await this.disconnect();
   }
 
@@ -329,6 +350,7 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
       this.s.screen.alarmUntil = null;
       this.save();
     }
+    this.keepFamilyRules();
     if (this.running && this.online && !this.checkInRunning && this.now() >= this.nextCheckInAt) void this.checkIn();
   }
 
@@ -598,6 +620,8 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
         screen.alarmUntil = this.now() + seconds * 1000;
         break;
       }
+      case 'family_rules':
+        return this.takeFamilyRules(payload);
       case 'fetch_location':
         if (!screen.location) throw new CommandFailure('location_unavailable');
         return { location: { ...screen.location, at: this.iso() } };
@@ -617,6 +641,122 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     return {};
   }
 
+  // ---- family care (revision 5) ----
+
+  /**
+   * Keeps the rule set with the highest version. A lower or equal version is a replay or was overtaken by a newer
+   * set: it changes nothing, and the answer names the version kept, so the server learns what the phone enforces.
+   */
+  private takeFamilyRules(payload: Record<string, unknown>): CommandResult {
+    const version = payload.version;
+    if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1) throw new CommandFailure('bad_payload');
+    const check = validateFamilyRules(payload.rules);
+    if (!check.ok) {
+      this.note(`family rules refused: ${check.field} ${check.problem}`);
+      throw new CommandFailure('bad_payload');
+    }
+    const s = this.s;
+    const kept = s.family;
+    if (kept && version <= kept.version) return { version: kept.version };
+    // Time so far counts under the rules it was used under; the new rules apply from now, at once.
+    const apps = this.apps();
+    accrue(apps, kept?.rules ?? null, this.now());
+    s.family = { version, rules: check.rules };
+    accrue(apps, check.rules, this.now());
+    this.save();
+    return { version };
+  }
+
+  private apps(): AppsState {
+    return (this.s.apps ??= initialApps(this.now()));
+  }
+
+  /**
+   * The child opens an app. It comes to the foreground only if the rules let it through now; otherwise the phone
+   * shows why (the verdict, kept in `apps.refused` for the screen). Works offline: the rules are on the phone.
+   */
+  openApp(app: string): AppVerdict {
+    const apps = this.apps();
+    const rules = this.s.family?.rules ?? null;
+    const now = this.now();
+    accrue(apps, rules, now);
+    const verdict = verdictNow(apps, rules, app, now);
+    if (verdict.allowed) {
+      apps.foreground = app;
+      apps.refused = null;
+    } else {
+      apps.foreground = null;
+      apps.refused = { app, verdict };
+    }
+    this.save();
+    return verdict;
+  }
+
+  /** Back to the home screen: the open app (or the screen saying why one did not open) goes. */
+  closeApp(): void {
+    const apps = this.apps();
+    accrue(apps, this.s.family?.rules ?? null, this.now());
+    apps.foreground = null;
+    apps.refused = null;
+    this.save();
+  }
+
+  /**
+   * Sends today's usage now, whatever the schedule (and any finished day not yet reported for the last time).
+   * Returns how many reports went into the outbox; none without family rules or without usage.
+   */
+  reportUsage(): number {
+    return this.sendUsageReports(true);
+  }
+
+  /** The tick's share: count the open app's time, close it when the rules turn, report usage when due. */
+  private keepFamilyRules(): void {
+    const s = this.s;
+    const rules = s.family?.rules ?? null;
+    if (s.apps?.foreground) {
+      accrue(s.apps, rules, this.now());
+      this.save();
+    }
+    if (!s.family) return;
+    this.sendUsageReports(false);
+    // Downtime starting or ending, or the limit running out, changes the screen with nothing stored changing.
+    const block = familyCareView(this.apps(), s.family, this.now()).block;
+    const seen = block ? `${block.reason}:${block.until}` : '';
+    if (seen !== this.familyBlockSeen) {
+      this.familyBlockSeen = seen;
+      this.emit('change');
+    }
+  }
+
+  private sendUsageReports(force: boolean): number {
+    const s = this.s;
+    if (!s.family || !s.apps || !s.credentials) return 0;
+    accrue(s.apps, s.family.rules, this.now());
+    const due = takeDueReports(s.apps, this.now(), force);
+    for (const report of due) {
+      this.dropUnsentUsage(report.day);
+      this.sendEvent({ kind: 'usage', day: report.day, apps: report.apps });
+    }
+    return due.length;
+  }
+
+  /**
+   * A later report of a day replaces the earlier one at the server, so an earlier one still waiting in the outbox
+   * (the phone is offline) is worth nothing: it goes, and a phone away for days does not pile up a report every
+   * quarter of an hour. The order of what remains is kept, so the event numbers still rise along the outbox.
+   */
+  private dropUnsentUsage(day: string): void {
+    const s = this.s;
+    s.outbox = s.outbox.filter((text) => {
+      try {
+        const body = JSON.parse((JSON.parse(text) as { body: string }).body) as { kind?: string; day?: string };
+        return !(body.kind === 'usage' && body.day === day);
+      } catch {
+        return true;
+      }
+    });
+  }
+
   /** The agent removes itself: no more credentials, no more management. */
   private async release(): Promise<void> {
     await this.stop();
@@ -626,6 +766,9 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     s.outbox = [];
     s.screen.locked = false;
     s.selfLocked = false;
+    // Family care goes with the rest of management: no rules left to enforce, no usage left to report.
+    s.family = null;
+    delete s.apps;
     this.save();
     this.emit('released');
   }

@@ -6,7 +6,7 @@
  * Common: --state-file path (default ./.device/<imei1>.json), --screen PORT (the virtual phone page),
  * --mqtt URL (instead of the broker URL the server gives), --org NAME (shown on the home screen).
  * While a phone runs, stdin takes: status, offline, online, code <digits>, sim <slot> <operator> <iccid>,
- * location <lat> <lon>, battery <percent>, dismiss, checkin, reboot, quit.
+ * location <lat> <lon>, battery <percent>, dismiss, checkin, reboot, quit; for family care: open <package>, home, usage.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import type { Sim } from '@kisht/protocol/messages';
 import { formatRupees } from '@kisht/domain/money';
 import { DeviceAgent } from './agent.ts';
+import type { FamilyCareView } from './family-care.ts';
 import { JsonFileStore } from './store.ts';
 import { parseEnrolmentPayload, type EnrolmentTarget } from './enrolment-payload.ts';
 import { startScreen } from './screen/screen-server.ts';
@@ -27,7 +28,8 @@ const USAGE = `usage: npm run device -- <enrol|run|fleet> [options]
   run   --state-file FILE | --imei1 IMEI  [--screen PORT] [--mqtt URL] [--org NAME]
   fleet --server URL (--count N | --tokens FILE.json) [--mobile +91...] [--mqtt URL] [--duration SECONDS] [--concurrency N]
 stdin while running: status | offline | online | code <digits> | sim <slot> <operator> <iccid> |
-  location <lat> <lon> | battery <percent> | dismiss | checkin | reboot | quit`;
+  location <lat> <lon> | battery <percent> | dismiss | checkin | reboot | quit |
+  open <package> | home | usage (family care: open an app, go home, report today's usage now)`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -69,7 +71,14 @@ function describe(agent: DeviceAgent): string {
     `last seq ${s.lastSeq}, events sent ${s.lastEventN - s.outbox.length}/${s.lastEventN}, offline log waiting ${s.log.length}, last check-in ${s.lastCheckIn ? new Date(s.lastCheckIn).toISOString() : 'never'}`,
     `sims ${s.screen.sims.map((x) => `${x.slot}:${x.operator ?? ''}:${x.iccid ?? ''}`).join(', ') || 'none'}, battery ${s.screen.battery}%, location ${s.screen.location ? `${s.screen.location.latitude},${s.screen.location.longitude}` : 'none'}`,
     `toggles on: ${Object.entries(s.screen.toggles).filter(([, on]) => on).map(([k]) => k).join(', ') || 'none'}${s.screen.emiAlert ? `; EMI alert: ${s.screen.emiAlert.message}` : ''}${s.offlineWarning ? '; OFFLINE WARNING shown' : ''}`,
+    ...(s.familyCare ? [familyLine(s.familyCare)] : []),
   ].join('\n  ');
+}
+
+function familyLine(f: FamilyCareView): string {
+  const left = f.secondsLeft === null ? 'no limit today' : `${Math.ceil(f.secondsLeft / 60)} min left today`;
+  const block = f.block ? `, closed (${f.block.reason}) until ${new Date(f.block.until).toISOString()}` : '';
+  return `family rules v${f.version}: ${left}${block}; open app ${f.foreground ?? 'none'}; used today ${f.usage.map((u) => `${u.app} ${u.seconds}s`).join(', ') || 'nothing'}`;
 }
 
 async function runPhone(agent: DeviceAgent): Promise<void> {
@@ -117,8 +126,15 @@ async function runPhone(agent: DeviceAgent): Promise<void> {
         case 'dismiss': agent.dismissAlert(); return say('alert dismissed');
         case 'checkin': return say((await agent.checkIn()) ? 'checked in' : 'check-in failed');
         case 'reboot': await agent.reboot(); return say('rebooted');
+        case 'open': {
+          if (!args[0]) return say('usage: open <package>');
+          const verdict = agent.openApp(args[0]);
+          return say(verdict.allowed ? `${args[0]} is open` : `${args[0]} did not open: ${verdict.reason}${verdict.until ? ` until ${new Date(verdict.until).toISOString()}` : ''}`);
+        }
+        case 'home': agent.closeApp(); return say('home screen');
+        case 'usage': return say(`${agent.reportUsage()} usage report(s) queued`);
         case 'quit': case 'exit': return quit();
-        default: return say(`unknown command "${command}"; try status, offline, online, code, sim, location, battery, dismiss, checkin, reboot, quit`);
+        default: return say(`unknown command "${command}"; try status, offline, online, code, sim, location, battery, dismiss, checkin, reboot, open, home, usage, quit`);
       }
     })().catch((error: unknown) => say(`error: ${(error as Error).message}`));
   });

@@ -1,5 +1,6 @@
 /** What a phone keeps across reboots: its credentials, what it has taken from the server, and what it shows. */
-import type { CommandOutcomeRecord, OfflineLogEntry, LockScreen, Location, Sim, ToggleAction } from '@kisht/protocol/messages';
+import type { CommandOutcomeRecord, FamilyRulesPayload, OfflineLogEntry, LockScreen, Location, Sim, ToggleAction } from '@kisht/protocol/messages';
+import type { AppVerdict } from '@kisht/protocol/family-rules';
 import { TOGGLE_ACTIONS } from '@kisht/protocol/messages';
 import { initialCodeState, type OfflineCodeState } from '@kisht/protocol/offline-codes';
 
@@ -66,6 +67,29 @@ export interface Protection {
   checkedAt: number;
 }
 
+/**
+ * The child's use of apps (family care, revision 5): the app in the foreground and each app's foreground time per
+ * India day, kept for the last few days so a usage report made offline still has its numbers.
+ */
+export interface AppsState {
+  /** The app on screen; null: the home screen (or a screen saying why an app did not open). */
+  foreground: string | null;
+  /** Foreground time is counted up to this moment (ms). */
+  countedTo: number;
+  /** Foreground milliseconds per India date (YYYY-MM-DD), per app. */
+  usage: Record<string, Record<string, number>>;
+  /** Per India date, the seconds per app the last usage report carried, and whether the finished day went once more. */
+  reported: Record<string, { apps: Record<string, number>; final: boolean }>;
+  /** When usage was last reported (ms), whichever day it was for. */
+  lastReportAt: number | null;
+  /** The app the rules last turned away (or closed), and why: on screen until the child goes home or opens another. */
+  refused: { app: string; verdict: Extract<AppVerdict, { allowed: false }> } | null;
+}
+
+export function initialApps(now: number): AppsState {
+  return { foreground: null, countedTo: now, usage: {}, reported: {}, lastReportAt: null, refused: null };
+}
+
 export interface PhoneState {
   v: 1;
   /** new: not enrolled yet; enrolled: managed; released: the agent removed itself. */
@@ -105,6 +129,10 @@ export interface PhoneState {
   /** This installation's id, made on first use: the server binds an activated code to it. */
   installId?: string;
   protection?: Protection | null;
+  /** Family care (revision 5): the parent's rules with the highest version taken; absent or null: none yet. */
+  family?: FamilyRulesPayload | null;
+  /** The child's apps; absent in state saved before family care. */
+  apps?: AppsState;
 }
 
 export function initialState(identity: Identity, sims: Sim[] = []): PhoneState {

@@ -1,7 +1,7 @@
 /**
  * The virtual phone page: one HTML page, its state as JSON, live updates over server-sent events, and the
  * few inputs a customer (or a tester) has: a code, "Pay now" and "I paid" on the lock screen, the network, a SIM
- * swap, dismissing an alert, a reboot.
+ * swap, dismissing an alert, a reboot, and a child opening and closing apps under family care.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -171,6 +171,16 @@ export async function startScreen(agent: DeviceAgent, options: ScreenOptions = {
         push();
         return send(res, 200, result);
       }
+      case 'POST /open-app': {
+        // The child taps an app; the rules on the phone decide whether it opens.
+        const body = await readBody(req);
+        const app = String(body.app ?? '');
+        if (app.length < 1 || app.length > 150) return send(res, 400, { error: 'app must be a package name' });
+        return send(res, 200, agent.openApp(app));
+      }
+      case 'POST /close-app':
+        agent.closeApp();
+        return send(res, 200, { ok: true });
       case 'POST /dismiss-alert':
         agent.dismissAlert();
         return send(res, 200, { ok: true });

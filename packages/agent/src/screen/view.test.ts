@@ -3,7 +3,7 @@ import { formatRupees } from '@kisht/domain/money';
 import type { LockScreen } from '@kisht/protocol/messages';
 import type { DeviceAgent } from '../agent.ts';
 import { initialState } from '../state.ts';
-import { amountDueText, buildView, NO_PAYMENT } from './view.ts';
+import { amountDueText, buildView, NO_PAYMENT, untilText } from './view.ts';
 
 describe('the lock screen amount line', () => {
   it('shows what is due, and nothing (not "Rs 0") when nothing is due', () => {
@@ -52,5 +52,14 @@ describe("the outcome of the customer's claim", () => {
     expect((await buildView(lockedPhone({ ...screen, claim: rejected }), undefined, null)).lockScreen!.claim).toEqual({ status: 'rejected', amount: formatRupees(150_000), reason: 'No payment received' });
     const open = { status: 'open' as const, amount_paise: null, reason: null, at: '2025-01-01T10:00:00.000Z' };
     expect((await buildView(lockedPhone({ ...screen, claim: open }), undefined, null)).lockScreen!.claim).toEqual({ status: 'open', amount: null, reason: null });
+  });
+});
+
+describe('when a family-care block ends, as the child reads it', () => {
+  const at = (time: string) => Date.parse(`2026-11-26T${time}:00+05:30`);
+  it('is a time within the next 24 hours, a date and time beyond', () => {
+    expect(untilText(at('21:45') + 9 * 3_600_000 + 15 * 60_000, at('21:45'))).toBe('07:00 AM');
+    expect(untilText(at('18:00'), at('17:00'))).toBe('06:00 PM');
+    expect(untilText(at('18:00') + 86_400_000, at('17:00'))).toBe('27-11-2026 06:00 PM');
   });
 });

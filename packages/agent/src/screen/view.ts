@@ -1,10 +1,12 @@
 /** What the virtual phone page shows, built from the agent's state: amounts formatted, UPI links as QR images. */
 import QRCode from 'qrcode';
 import { formatRupees } from '@kisht/domain/money';
-import { formatDate } from '@kisht/domain/format';
+import { formatDate, formatDateTime } from '@kisht/domain/format';
+import { alwaysAllowed, type BlockReason } from '@kisht/protocol/family-rules';
 import type { CodeResult, DeviceAgent, ProtectionProblem } from '../agent.ts';
 import { formatActivationCode } from '@kisht/domain/activation-code';
 import type { PayOrder } from '../device-api.ts';
+import type { FamilyCareView } from '../family-care.ts';
 
 /** Why a payment button could not do its work, as the phone words it (phone.pay.problem.<reason>; nothingDue: phone.lock.nothingDue). */
 export type PaymentProblem = 'offline' | 'unavailable' | 'nothingDue' | 'tooSoon' | 'badReference' | 'failed';
@@ -18,6 +20,36 @@ export interface PaymentPanel {
   problem: PaymentProblem | null;
 }
 export const NO_PAYMENT: PaymentPanel = { order: null, claimSent: false, problem: null };
+
+/**
+ * The pretend apps a child can open on the virtual phone, with the key of their name (phone.family.app.<key>).
+ * Real package names, so a parent's rules written for real phones work here too; the dialler always opens.
+ */
+export const PRETEND_APPS = [
+  { app: 'com.example.game', key: 'game' },
+  { app: 'com.google.android.youtube', key: 'video' },
+  { app: 'org.khanacademy.android', key: 'study' },
+  { app: 'com.android.dialer', key: 'dialler' },
+] as const;
+
+/** Family care as the child's screen shows it; times are India time, written out. */
+export interface FamilyScreen {
+  version: number;
+  /** Screen time left today in minutes (rounded up), or null when today has no limit. */
+  minutesLeft: number | null;
+  limitMinutes: number | null;
+  /** What closes every app but the always-allowed ones now; `until` is a time today, or a date and time. */
+  block: { reason: BlockReason; until: string } | null;
+  foreground: string | null;
+  /** The foreground app's time counts as screen time (false for the dialler and the parent's allowed apps). */
+  foregroundCounts: boolean;
+  /** The app last turned away or closed by the rules, and why; until is null for a blocked app. */
+  refused: { app: string; reason: 'blocked' | BlockReason; until: string | null } | null;
+  /** Today's use per app, most first, in minutes (rounded down). */
+  usage: Array<{ app: string; minutes: number }>;
+  /** The pretend apps, and whether each would open now. */
+  apps: Array<{ app: string; key: string; opens: boolean }>;
+}
 
 export interface PhoneView {
   now: number;
@@ -59,6 +91,37 @@ export interface PhoneView {
     expiresOn: string | null;
     code: string | null;
     problem: ProtectionProblem | null;
+  };
+  /** The child's view: null when no parent has sent rules. */
+  family: FamilyScreen | null;
+}
+
+/**
+ * A moment as the child reads it: the time alone within the next 24 hours (each clock time comes once in them, so
+ * "until 07:00 AM" at bedtime is tomorrow morning), else the date too.
+ */
+export function untilText(until: number, now: number): string {
+  const full = formatDateTime(until);
+  return until - now < 86_400_000 ? full.slice(11) : full;
+}
+
+function familyScreen(agent: DeviceAgent, family: FamilyCareView | null | undefined): FamilyScreen | null {
+  if (!family) return null;
+  const now = agent.now();
+  const refused = family.refused;
+  const openNow = (app: string) => alwaysAllowed(family.rules, app) || (!family.rules.blocked_apps.includes(app) && family.block === null);
+  return {
+    version: family.version,
+    minutesLeft: family.secondsLeft === null ? null : Math.ceil(family.secondsLeft / 60),
+    limitMinutes: family.limitMinutes,
+    block: family.block ? { reason: family.block.reason, until: untilText(family.block.until, now) } : null,
+    foreground: family.foreground,
+    foregroundCounts: family.foreground !== null && !alwaysAllowed(family.rules, family.foreground),
+    refused: refused
+      ? { app: refused.app, reason: refused.verdict.reason, until: refused.verdict.until === null ? null : untilText(refused.verdict.until, now) }
+      : null,
+    usage: family.usage.map((u) => ({ app: u.app, minutes: Math.floor(u.seconds / 60) })),
+    apps: PRETEND_APPS.map((p) => ({ app: p.app, key: p.key, opens: openNow(p.app) })),
   };
 }
 
@@ -134,5 +197,6 @@ export async function buildView(
       const state = p.state === 'active' && Date.parse(p.expiresAt) <= agent.now() ? 'expired' as const : p.state;
       return { state, planName: p.planName, expiresOn: formatDate(p.expiresAt), code: formatActivationCode(p.code), problem: protectionProblem };
     })(),
+    family: familyScreen(agent, s.familyCare),
   };
 }
