@@ -121,3 +121,62 @@ test('a SIM swap on an anti-theft phone alerts the owner and the shop, and turns
     await agent.stop();
   }
 });
+
+test('a phone sold anti-theft alone is enrolled from the anti-theft screen, scans its QR, and alerts its owner on a SIM swap', async ({ page, context, request }) => {
+  test.setTimeout(120_000);
+  await runOperator(BASE_URL, APP_SECRET, ['keys', `+91${RETAILER}`, String(PRODUCT_TYPE.ANTI_THEFT), '1']);
+  const imei = randomImei();
+  const owner = '+919700066677';
+  await signInWithOtp(page, request, RETAILER);
+  await passMpin(page);
+  await page.getByRole('button', { name: en('nav.openMenu') }).click();
+  await page.getByRole('dialog').getByRole('link', { name: en('antitheft.list.title') }).click();
+  await page.getByRole('link', { name: en('planPhone.enrolButton') }).click();
+  await expect(page.getByRole('heading', { name: en('planPhone.title.antitheft') })).toBeVisible();
+
+  // The form checks before sending: the owner's other number cannot be the phone's own.
+  await page.getByLabel(en('addCustomer.firstName')).fill('Meenakshi');
+  await page.getByLabel(en('addCustomer.lastName')).fill('Sundaram');
+  await page.getByLabel(en('planPhone.phoneNumber')).fill('9812377002');
+  await page.getByLabel(en('planPhone.ownerOther')).fill('9812377002');
+  await page.getByLabel(en('device.brand')).selectOption('Samsung');
+  await page.getByLabel(en('device.model')).fill('Galaxy M35');
+  await page.getByLabel(en('device.imei1')).fill(imei);
+  await page.getByRole('button', { name: en('planPhone.submit') }).click();
+  await expect(page.getByText(en('validation.alt_mobile_same'))).toBeVisible();
+  await page.getByLabel(en('planPhone.ownerOther')).fill(owner.slice(3));
+  await page.getByRole('button', { name: en('planPhone.submit') }).click();
+  await expect(page.getByText(en('messages.CUSTOMER_CREATED'))).toBeVisible();
+
+  // The phone's QR opens next; the phone scans it and enrols.
+  await expect(page.getByRole('heading', { name: en('emmQr.title') })).toBeVisible();
+  const customerId = Number(new URL(page.url()).searchParams.get('customer_id'));
+  await page.getByText(en('emmQr.showText')).click();
+  const payload = await page.locator('details pre').innerText();
+  const agent = new DeviceAgent({ store: new MemoryStore() });
+  await agent.enrol(parseEnrolmentPayload(payload), { imei1: imei }, [{ slot: 0, operator: 'Jio', iccid: '8991000000000000002' }]);
+  agent.start();
+  const screen = await startScreen(agent, { port: 0, host: '127.0.0.1' });
+  const phone = await context.newPage();
+  try {
+    // Customer details: a plan without a loan (no EMIs to collect), with anti-theft.
+    await page.goto(`/customer-details/${customerId}`);
+    await passMpin(page);
+    await expect(page.getByRole('region', { name: en('planPhone.planOnlyTitle'), exact: true }).getByText(en('planPhone.planOnly'))).toBeVisible();
+    await expect(page.getByRole('heading', { name: en('customerDetails.emiSummary') })).toHaveCount(0);
+    const section = page.getByRole('region', { name: en('antitheft.title') });
+    await expect(section.getByText(en('antitheft.alertsTo', { mobiles: `${owner}, +91${RETAILER}` }))).toBeVisible();
+
+    await phone.goto(screen.url);
+    await phone.getByLabel(phoneText('tester.operator')).fill('Vi');
+    await phone.getByLabel(phoneText('tester.iccid')).fill('8991000000000008888');
+    await phone.getByRole('button', { name: phoneText('tester.swapSim') }).click();
+    const changes = page.getByRole('region', { name: en('simChanges.customerTitle') });
+    await expect(changes.getByText(en('simChanges.alerted', { mobiles: `${owner}, +91${RETAILER}` }))).toBeVisible({ timeout: 30_000 });
+    await expect.poll(async () => (await outboxTo(page, owner)).some((body) => body.includes(imei) && body.includes('Vi'))).toBe(true);
+  } finally {
+    await phone.close();
+    await screen.close();
+    await agent.stop();
+  }
+});

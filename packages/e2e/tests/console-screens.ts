@@ -64,7 +64,8 @@ export const EXAMPLES: Partial<Record<RouteName, (d: Data) => string[]>> = {
   emm_qr: (d) => [`/emm-qr?customer_id=${d.latin}`],
   sim_changes: (d) => ['/sim-changes', `/sim-changes?customer_id=${d.tamil}`],
   // The Tamil customer's phone (lost after its SIM changes), and a filter that matches nothing (its empty state).
-  anti_theft: () => ['/anti-theft', '/anti-theft?state=lost', '/anti-theft?state=ended'],
+  // The enrolment form of a phone sold anti-theft alone (no loan) too.
+  anti_theft: () => ['/anti-theft', '/anti-theft?state=lost', '/anti-theft?state=ended', '/anti-theft?enrol=1'],
   apple_details: (d) => [`/apple-details?customer_id=${d.tamil}`],
   retailer_profile: (d) => ['/retailer-profile', `/retailer-profile?user_id=${d.member}`],
   // The loans list, and the anti-hacking plans sold (long Latin and Tamil buyers, one cancelled: see addLongAntihackingSales).

@@ -85,3 +85,9 @@ export function isApiFailure(value: unknown): value is ApiFailure {
     typeof (value as ApiFailure).message === 'string'
   );
 }
+
+/** Whether a failed request is the network's doing (the phone is offline or the request timed out), not the server's. */
+export function isOffline(error: unknown): boolean {
+  if (typeof navigator !== 'undefined' && !navigator.onLine) return true;
+  return isApiFailure(error) && (error.status === 'FETCH_ERROR' || error.status === 'TIMEOUT_ERROR');
+}

@@ -13,7 +13,7 @@ import { Page } from '../../../shared/ui/page.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';
 import { SelectField } from '../../../shared/ui/select-field.tsx';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
-import { isApiFailure } from '../../../shared/api/api-failure.ts';
+import { isApiFailure, isOffline } from '../../../shared/api/api-failure.ts';
 import { useGetOrgAppConfigQuery } from '../../../shared/config/config-api.ts';
 import { brandingOf } from '../../../shared/config/use-org-theme.ts';
 import { localMobile } from '../../../shared/customers/field-input.ts';
@@ -35,11 +35,6 @@ import './antihacking.css';
 
 type Buyer = Omit<SaleDraft, 'planId'>;
 const NO_BUYER: Buyer = { firstName: '', lastName: '', email: '', mobile: '' };
-
-function isOffline(error: unknown): boolean {
-  if (typeof navigator !== 'undefined' && !navigator.onLine) return true;
-  return isApiFailure(error) && (error.status === 'FETCH_ERROR' || error.status === 'TIMEOUT_ERROR');
-}
 
 /** "₹299 · Valid for 365 days": what the chosen plan costs and how long it lasts. */
 function usePlanSummary(plan: KindPlan | undefined): string | undefined {

@@ -6,6 +6,7 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { hasLoan } from '@kisht/domain/plans';
 import type { CustomerProfile } from '@kisht/contract/customers';
 import { formatDate } from '@kisht/domain/format';
 import { PROVISIONING_TYPE } from '@kisht/domain/constants';
@@ -125,7 +126,9 @@ export function CustomerDetailsScreen({
   const plan = customerPlan(plans, profile.plan_id);
   const years = plan ? planYearsLeft(plan.validity_days, profile.created_at) : null;
   const provisioningKey = PROVISIONING_LABEL_KEYS[profile.provisioning_type];
-  const methodKey = INTEREST_METHOD_LABEL_KEYS[profile.interest_method as keyof typeof INTEREST_METHOD_LABEL_KEYS];
+  // A phone on a plan alone (anti-theft or family care without a loan) has no loan, EMIs or collection.
+  const loan = hasLoan(profile) ? profile : null;
+  const methodKey = loan ? INTEREST_METHOD_LABEL_KEYS[loan.interest_method as keyof typeof INTEREST_METHOD_LABEL_KEYS] : undefined;
   const documents: [string, boolean][] = [
     [t('documents.type.photo'), profile.has_photo],
     [t('documents.type.signature'), profile.has_signature],
@@ -173,8 +176,8 @@ export function CustomerDetailsScreen({
         </div>
       </article>
 
-      <EmiSummaryCard customerId={customerId} />
-      {PaymentSection ? <PaymentSection customerId={customerId} profile={profile} /> : null}
+      {loan ? <EmiSummaryCard customerId={customerId} /> : null}
+      {PaymentSection && loan ? <PaymentSection customerId={customerId} profile={profile} /> : null}
 
       <section className="card" aria-labelledby="device-title">
         <h2 id="device-title">{t('customerDetails.device')}</h2>
@@ -200,21 +203,28 @@ export function CustomerDetailsScreen({
       {DeviceSection ? <DeviceSection customerId={customerId} profile={profile} checkStatusRequest={checkStatusRequest} /> : null}
 
       <section className="card" aria-labelledby="loan-title">
-        <h2 id="loan-title">{t('customerDetails.loan')}</h2>
-        <Facts
-          rows={[
-            [t('loan.price'), formatRupees(profile.price_paise)],
-            [t('loan.downPayment'), formatRupees(profile.down_payment_paise)],
-            [t('loan.processingFee'), formatRupees(profile.processing_fee_paise)],
-            [t('loan.emi'), formatRupees(profile.emi_paise)],
-            [t('loan.tenure'), t('loan.months', { count: profile.tenure_months })],
-            [t('loan.advanceEmis'), String(profile.advance_emis)],
-            [t('loan.rate'), t('loan.ratePerYear', { rate: bpsToPercentText(profile.annual_rate_bps) })],
-            [t('loan.methodLabel'), methodKey ? t(methodKey) : profile.interest_method],
-            [t('loan.firstDueDate'), formatDate(profile.first_due_date)],
-            [t('customerDetails.enrolledOn'), formatDate(profile.created_at)],
-          ]}
-        />
+        <h2 id="loan-title">{loan ? t('customerDetails.loan') : t('planPhone.planOnlyTitle')}</h2>
+        {loan ? (
+          <Facts
+            rows={[
+              [t('loan.price'), formatRupees(loan.price_paise)],
+              [t('loan.downPayment'), formatRupees(loan.down_payment_paise)],
+              [t('loan.processingFee'), formatRupees(loan.processing_fee_paise)],
+              [t('loan.emi'), formatRupees(loan.emi_paise)],
+              [t('loan.tenure'), t('loan.months', { count: loan.tenure_months })],
+              [t('loan.advanceEmis'), String(loan.advance_emis)],
+              [t('loan.rate'), t('loan.ratePerYear', { rate: bpsToPercentText(loan.annual_rate_bps) })],
+              [t('loan.methodLabel'), methodKey ? t(methodKey) : loan.interest_method],
+              [t('loan.firstDueDate'), formatDate(loan.first_due_date)],
+              [t('customerDetails.enrolledOn'), formatDate(profile.created_at)],
+            ]}
+          />
+        ) : (
+          <>
+            <p className="muted">{t('planPhone.planOnly')}</p>
+            <Facts rows={[[t('customerDetails.enrolledOn'), formatDate(profile.created_at)]]} />
+          </>
+        )}
       </section>
 
       {PlansSection ? <PlansSection customerId={customerId} profile={profile} /> : null}

@@ -87,7 +87,11 @@ function CustomerRow({ customer, onOpen }: { customer: CustomerListItem; onOpen:
         </span>
         <span className="customer-row__bottom">
           <span>
-            {t('customers.emi')} <strong>{formatRupees(customer.emi_paise)}</strong>
+            {customer.emi_paise === null ? t('customers.planOnly') : (
+              <>
+                {t('customers.emi')} <strong>{formatRupees(customer.emi_paise)}</strong>
+              </>
+            )}
             {customer.next_due_date ? (
               <span className="muted">
                 {' · '}

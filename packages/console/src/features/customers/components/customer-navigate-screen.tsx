@@ -4,6 +4,7 @@
  */
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { hasLoan } from '@kisht/domain/plans';
 import { formatRupees } from '@kisht/domain/money';
 import { Page } from '../../../shared/ui/page.tsx';
 import { Facts } from '../../../shared/ui/facts.tsx';
@@ -37,7 +38,7 @@ export function CustomerNavigateScreen() {
               [t('customerNavigate.device'), [profile.device_brand, profile.device_model].filter(Boolean).join(' ')],
               [t('device.imei1'), profile.imei1],
               [t('device.imei2'), profile.imei2],
-              [t('loan.emi'), t('customerNavigate.emiLine', { amount: formatRupees(profile.emi_paise), count: profile.tenure_months })],
+              [t('loan.emi'), hasLoan(profile) ? t('customerNavigate.emiLine', { amount: formatRupees(profile.emi_paise), count: profile.tenure_months }) : t('customers.planOnly')],
             ]}
           />
         </article>

@@ -5,7 +5,8 @@
  * the address; 20 a page; customer, command and SIM change events refresh it.
  */
 import { useMemo } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
+import { PRODUCT_TYPE } from '@kisht/domain/constants';
 import { useTranslation } from 'react-i18next';
 import type { AntitheftPhone } from '@kisht/contract/antitheft';
 import { formatDate, formatDateTime } from '@kisht/domain/format';
@@ -20,6 +21,8 @@ import { useListFilters } from '../../../shared/use-list-filters.ts';
 import { customerPath } from '../../../shared/routes.ts';
 import { useGetAntitheftPhonesInfiniteQuery } from '../api/antitheft-api.ts';
 import { ANTITHEFT_FILTERS, antitheftListArg, isAntitheftFilter, phoneBadge } from '../hooks/antitheft-list.ts';
+import { EnrolPlanPhoneLink } from '../../plan-phones/components/enrol-plan-phone-link.tsx';
+import { PlanPhoneScreen } from '../../plan-phones/components/plan-phone-screen.tsx';
 import './devices.css';
 
 function PhoneRow({ phone }: { phone: AntitheftPhone }) {
@@ -60,7 +63,13 @@ function PhoneRow({ phone }: { phone: AntitheftPhone }) {
   );
 }
 
+/** The list, or (`?enrol=1`) the form that sells a phone anti-theft on its own. */
 export function AntitheftScreen() {
+  const [params] = useSearchParams();
+  return params.get('enrol') === '1' ? <PlanPhoneScreen productType={PRODUCT_TYPE.ANTI_THEFT} /> : <AntitheftList />;
+}
+
+function AntitheftList() {
   const { t } = useTranslation();
   const { search, state, typed, setTyped, choose, filtered } = useListFilters(isAntitheftFilter);
 
@@ -71,6 +80,7 @@ export function AntitheftScreen() {
   return (
     <Page title={t('antitheft.list.title')}>
       <p className="small">{t('antitheft.list.intro')}</p>
+      <EnrolPlanPhoneLink />
       <ListFilterBar
         typed={typed}
         onType={setTyped}

@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { InstalmentView } from '@kisht/contract/emi';
 import { formatDate } from '@kisht/domain/format';
+import { hasLoan } from '@kisht/domain/plans';
 import { formatRupees } from '@kisht/domain/money';
 import { Page } from '../../../shared/ui/page.tsx';
 import { Facts } from '../../../shared/ui/facts.tsx';
@@ -34,7 +35,9 @@ export function EmiPlanScreen() {
   const close = () => setEditing(null);
   return (
     <Page title={t('emiPlan.title')}>
-      {profile ? (
+      {profile && !hasLoan(profile) ? (
+        <p className="card empty-state">{t('planPhone.noLoan')}</p>
+      ) : profile ? (
         <section className="card">
           <h2>{`${profile.first_name} ${profile.last_name}`.trim()}</h2>
           <Facts

@@ -6,6 +6,7 @@
 import { useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { hasLoan } from '@kisht/domain/plans';
 import type { Receipt } from '@kisht/contract/emi';
 import { formatDate } from '@kisht/domain/format';
 import { formatRupees } from '@kisht/domain/money';
@@ -88,6 +89,7 @@ export function ViewEmiScreen() {
         </p>
       ) : null}
       {loadFailed ? <LoadErrorCard message={t('customerDetails.emiError')} onRetry={retry} /> : null}
+      {profile && !hasLoan(profile) ? <p className="card empty-state">{t('planPhone.noLoan')}</p> : null}
       {details ? (
         <>
           <SummaryGrid

@@ -15,7 +15,7 @@ import { toastKey } from '../../../shared/ui/toast-store.ts';
 import { useObjectUrl } from '../../../shared/use-object-url.ts';
 import { useGetWarrantyCertificateQuery } from '../api/warranty-api.ts';
 import { certificateFileName, certificatePng, shareImage, type CertificateHeadings } from '../hooks/certificate-image.ts';
-import { isOffline } from './offline.ts';
+import { isOffline } from '../../../shared/api/api-failure.ts';
 
 /** The section headings in the certificate's own language (its dictionary loads if the console's is another). */
 function useCertificateHeadings(lng: Language | undefined): CertificateHeadings {

@@ -14,7 +14,7 @@ import { StoredImage } from '../../../shared/ui/document-image.tsx';
 import { useGetClaimPhotoQuery, useGetWarrantyClaimsQuery } from '../api/warranty-api.ts';
 import { CAUSE_LABEL_KEYS, CLAIM_STATE_LABEL_KEYS, CLAIM_STATE_TONE, MOVE_LABEL_KEYS, nextSteps, type MoveTarget } from '../hooks/claims.ts';
 import { percentOf } from '../hooks/rules.ts';
-import { isOffline } from './offline.ts';
+import { isOffline } from '../../../shared/api/api-failure.ts';
 
 function ClaimPhoto({ photoId, alt }: { photoId: number; alt: string }) {
   const { data: url, isLoading, isError } = useGetClaimPhotoQuery(photoId);

@@ -16,7 +16,7 @@ import { warrantyPath } from '../../../shared/routes.ts';
 import { useGetCustomerPlansQuery } from '../api/warranty-api.ts';
 import { SALE_STATE_LABEL_KEYS, SALE_STATE_TONE, saleDateLine } from '../hooks/sales.ts';
 import { CAUSE_LABEL_KEYS, CLAIM_STATE_LABEL_KEYS, CLAIM_STATE_TONE } from '../hooks/claims.ts';
-import { isOffline } from './offline.ts';
+import { isOffline } from '../../../shared/api/api-failure.ts';
 import './warranty.css';
 
 /** Anti-hacking code states, worded as the anti-hacking list words them. */

@@ -13,7 +13,7 @@ import { Page } from '../../../shared/ui/page.tsx';
 import { Facts } from '../../../shared/ui/facts.tsx';
 import { Skeleton, SKELETON_LARGE, SKELETON_SMALL } from '../../../shared/ui/skeleton.tsx';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
-import { isApiFailure } from '../../../shared/api/api-failure.ts';
+import { isApiFailure, isOffline } from '../../../shared/api/api-failure.ts';
 import { useGetDetailsQuery } from '../../../shared/auth/session-api.ts';
 import { customerListPath, customerPath, ROUTES } from '../../../shared/routes.ts';
 import { useGetWarrantySaleQuery } from '../api/warranty-api.ts';
@@ -24,7 +24,6 @@ import { ClaimsCard } from './claims-card.tsx';
 import { RaiseClaimDialog } from './raise-claim-dialog.tsx';
 import { MoveClaimDialog } from './move-claim-dialog.tsx';
 import { RevokeDialog } from './revoke-dialog.tsx';
-import { isOffline } from './offline.ts';
 import './warranty.css';
 
 function SaleSummary({ sale, onClaim, onRevoke }: { sale: WarrantySale; onClaim: () => void; onRevoke: () => void }) {

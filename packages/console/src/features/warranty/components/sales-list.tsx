@@ -19,7 +19,7 @@ import { useListFilters } from '../../../shared/use-list-filters.ts';
 import { ROUTES, warrantyPath } from '../../../shared/routes.ts';
 import { useGetWarrantySalesInfiniteQuery } from '../api/warranty-api.ts';
 import { isStateFilter, SALE_STATE_LABEL_KEYS, SALE_STATE_TONE, saleDateLine, salesListArg, STATE_FILTERS } from '../hooks/sales.ts';
-import { isOffline } from './offline.ts';
+import { isOffline } from '../../../shared/api/api-failure.ts';
 import './warranty.css';
 
 function SaleRow({ sale }: { sale: WarrantySale }) {

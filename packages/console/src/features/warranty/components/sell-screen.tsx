@@ -19,7 +19,7 @@ import { SelectField } from '../../../shared/ui/select-field.tsx';
 import { RupeeField } from '../../../shared/ui/rupee-field.tsx';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 import { Skeleton, SKELETON_LARGE } from '../../../shared/ui/skeleton.tsx';
-import { isApiFailure } from '../../../shared/api/api-failure.ts';
+import { isApiFailure, isOffline } from '../../../shared/api/api-failure.ts';
 import { useGetBrandsQuery } from '../../../shared/catalogue/catalogue-api.ts';
 import { useGetCustomerProfileQuery } from '../../../shared/customers/customer-api.ts';
 import { digitsOnly, IMEI_LENGTH, localMobile } from '../../../shared/customers/field-input.ts';
@@ -41,7 +41,6 @@ import {
   type SaleErrors,
 } from '../hooks/sale-form.ts';
 import { PlanRules } from './plan-rules.tsx';
-import { isOffline } from './offline.ts';
 import './warranty.css';
 
 export function SellScreen({ customerId }: { customerId: number | null }) {

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { withImeiCheckDigit } from '@kisht/domain/imei';
+import { emptyPlanPhoneDraft, planPhoneBody, planPhoneErrorsFromServer, validatePlanPhone, type PlanPhoneDraft } from './plan-phone-form.ts';
+
+const IMEI = withImeiCheckDigit('35693803564380');
+const OTHER_IMEI = withImeiCheckDigit('35693803564381');
+const filled: PlanPhoneDraft = {
+  planId: '12', firstName: ' Lakshmi ', lastName: 'Venkataraghavan', mobile: '9812300111', altMobile: '9700055566', email: '',
+  brand: 'Redmi', model: ' Note 13 ', imei1: IMEI, imei2: '',
+};
+
+describe('the plan-phone form', () => {
+  it('asks for the plan, the owner, both numbers and the phone', () => {
+    expect(Object.keys(validatePlanPhone(emptyPlanPhoneDraft())).sort()).toEqual(['altMobile', 'brand', 'firstName', 'imei1', 'lastName', 'mobile', 'model', 'planId']);
+    expect(validatePlanPhone(filled)).toEqual({});
+  });
+
+  it('refuses a bad number, the same number twice, a bad IMEI and a second IMEI equal to the first', () => {
+    expect(validatePlanPhone({ ...filled, mobile: '12345' }).mobile).toEqual({ key: 'addCustomer.errors.mobile' });
+    expect(validatePlanPhone({ ...filled, altMobile: filled.mobile }).altMobile).toEqual({ key: 'validation.alt_mobile_same' });
+    expect(validatePlanPhone({ ...filled, imei1: `${IMEI.slice(0, 14)}${(Number(IMEI[14]) + 1) % 10}` }).imei1).toEqual({ key: 'addCustomer.errors.imei' });
+    expect(validatePlanPhone({ ...filled, imei2: IMEI }).imei2).toEqual({ key: 'addCustomer.errors.imeiSame' });
+    expect(validatePlanPhone({ ...filled, imei2: OTHER_IMEI })).toEqual({});
+    expect(validatePlanPhone({ ...filled, email: 'not-an-email' }).email).toEqual({ key: 'addCustomer.errors.email' });
+  });
+
+  it('sends trimmed names, numbers with +91, the plan as a number and no empty optional field', () => {
+    expect(planPhoneBody(filled, 7)).toEqual({
+      product_id: 7, plan_id: 12, first_name: 'Lakshmi', last_name: 'Venkataraghavan', mobile: '+919812300111', alt_mobile: '+919700055566',
+      device_brand: 'Redmi', device_model: 'Note 13', imei1: IMEI, provisioning_type: 0,
+    });
+    expect(planPhoneBody({ ...filled, imei2: OTHER_IMEI, email: ' a@b.in ' }, 7)).toMatchObject({ imei2: OTHER_IMEI, email: 'a@b.in' });
+  });
+
+  it("places the server's refusals on their fields, and an IMEI in use on IMEI 1", () => {
+    expect(planPhoneErrorsFromServer({ code: 'VALIDATION_FAILED', message: 'Check', details: [{ field: 'plan_id', message: 'Not this plan' }, { field: 'alt_mobile', message: 'Another number' }, { field: 'unknown', message: 'x' }] }))
+      .toEqual({ planId: { text: 'Not this plan' }, altMobile: { text: 'Another number' } });
+    expect(planPhoneErrorsFromServer({ code: 'IMEI_IN_USE', message: 'Already enrolled' })).toEqual({ imei1: { text: 'Already enrolled' } });
+  });
+});
