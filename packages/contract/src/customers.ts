@@ -82,6 +82,7 @@ export const CreatePlanPhoneBody = Type.Object(
     device_model: Type.String({ minLength: 1, maxLength: 60 }),
     imei1: Imei,
     imei2: Type.Optional(Imei),
+    serial_number: Type.Optional(Type.String({ maxLength: 40 })),
     provisioning_type: Type.Integer({ minimum: 0, maximum: 1, description: '0 DPC (EMM QR) or 1 AMAPI' }),
     product_id: Id,
     plan_id: Id,

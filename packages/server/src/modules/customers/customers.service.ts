@@ -234,7 +234,7 @@ export function createCustomersService(deps: CustomersServiceDeps) {
             alt_mobile: body.alt_mobile ?? null, email: body.email ?? null, address: null, state_id: null, city_id: null, pincode: null,
             date_of_birth: null, id_type: null, id_number: null,
             device_brand: body.device_brand.trim(), device_model: body.device_model.trim(), imei1: body.imei1,
-            imei2: body.imei2 ?? null, serial_number: null,
+            imei2: body.imei2 ?? null, serial_number: body.serial_number?.trim() || null,
             provisioning_type: body.provisioning_type, product_id: product.id, plan_id: body.plan_id,
             financier_id: null, financier_reference: {},
             price_paise: null, down_payment_paise: null, processing_fee_paise: 0, annual_rate_bps: null, interest_method: null, tenure_months: null,

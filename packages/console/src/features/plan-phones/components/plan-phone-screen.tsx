@@ -7,25 +7,21 @@
 import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { COUNTRY_PREFIX, PRODUCT_TYPE } from '@kisht/domain/constants';
+import { PRODUCT_TYPE } from '@kisht/domain/constants';
 import type { Plan } from '@kisht/contract/catalogue';
-import { isValidImei } from '@kisht/domain/imei';
 import { formatRupees } from '@kisht/domain/money';
 import { Page } from '../../../shared/ui/page.tsx';
-import { TextField } from '../../../shared/ui/text-field.tsx';
 import { SelectField } from '../../../shared/ui/select-field.tsx';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 import { Skeleton, SKELETON_LARGE } from '../../../shared/ui/skeleton.tsx';
 import { isApiFailure, isOffline } from '../../../shared/api/api-failure.ts';
 import { useGetBrandsQuery, useGetLicenseBalanceQuery, useGetPlansQuery, useGetProductsQuery } from '../../../shared/catalogue/catalogue-api.ts';
-import { digitsOnly, IMEI_LENGTH, localMobile } from '../../../shared/customers/field-input.ts';
+import { DeviceFields } from '../../../shared/customers/device-fields.tsx';
+import { PersonFields } from '../../../shared/customers/person-fields.tsx';
 import { emmQrPath } from '../../../shared/routes.ts';
 import { useEnrolPlanPhoneMutation } from '../api/plan-phone-api.ts';
 import {
-  EMAIL_MAX,
   emptyPlanPhoneDraft,
-  MODEL_MAX,
-  NAME_MAX,
   planPhoneBody,
   planPhoneErrorsFromServer,
   validatePlanPhone,
@@ -83,7 +79,8 @@ function PlanPhoneForm({ productId, productType, plans }: { productId: number; p
   const [errors, setErrors] = useState<PlanPhoneErrors>({});
   const form = useRef<HTMLFormElement>(null);
   const plan = plans.find((p) => String(p.id) === draft.planId);
-  const keys = balances?.find((b) => b.product_type === productType)?.balance;
+  // No line for the type in the stock: no key of it.
+  const keys = balances ? (balances.find((b) => b.product_type === productType)?.balance ?? 0) : undefined;
   const brandNames = useMemo(() => (brands ?? []).map((b) => b.name), [brands]);
 
   // "Valid for 365 days · ₹499": how long the plan lasts and what it costs, where the catalogue says.
@@ -120,9 +117,6 @@ function PlanPhoneForm({ productId, productType, plans }: { productId: number; p
     }
   }
 
-  // A full IMEI is checked as soon as it is typed, as on the add-customer form.
-  const imeiError = (field: 'imei1' | 'imei2') => (draft[field].length === IMEI_LENGTH && !isValidImei(draft[field]) ? t('addCustomer.errors.imei') : errorOf(field));
-
   return (
     <form ref={form} className="form card" noValidate onSubmit={(event) => void submit(event)}>
       <SelectField
@@ -142,71 +136,14 @@ function PlanPhoneForm({ productId, productType, plans }: { productId: number; p
       {keys !== undefined ? <p className={keys > 0 ? 'muted small' : 'field__error'}>{keys > 0 ? t('planPhone.keysLeft', { count: keys }) : t('planPhone.noKeys')}</p> : null}
 
       <h2 className="plan-phone-form__heading">{t('planPhone.owner')}</h2>
-      <TextField label={t('addCustomer.firstName')} autoComplete="off" maxLength={NAME_MAX} value={draft.firstName} error={errorOf('firstName')} onChange={(event) => update({ firstName: event.target.value })} />
-      <TextField label={t('addCustomer.lastName')} autoComplete="off" maxLength={NAME_MAX} value={draft.lastName} error={errorOf('lastName')} onChange={(event) => update({ lastName: event.target.value })} />
-      <TextField
-        label={t('planPhone.phoneNumber')}
-        prefix={COUNTRY_PREFIX}
-        type="tel"
-        inputMode="numeric"
-        autoComplete="off"
-        maxLength={14}
-        value={draft.mobile}
-        error={errorOf('mobile')}
-        onChange={(event) => update({ mobile: localMobile(event.target.value) })}
+      <PersonFields
+        draft={draft}
+        update={update}
+        errorOf={errorOf}
+        numbers={{ mobile: t('planPhone.phoneNumber'), altMobile: t(words.other), altMobileHint: t(words.otherHint) }}
       />
-      <TextField
-        label={t(words.other)}
-        hint={t(words.otherHint)}
-        prefix={COUNTRY_PREFIX}
-        type="tel"
-        inputMode="numeric"
-        autoComplete="off"
-        maxLength={14}
-        value={draft.altMobile}
-        error={errorOf('altMobile')}
-        onChange={(event) => update({ altMobile: localMobile(event.target.value) })}
-      />
-      <TextField
-        label={t('common.optionalLabel', { label: t('addCustomer.email') })}
-        type="email"
-        inputMode="email"
-        autoComplete="off"
-        maxLength={EMAIL_MAX}
-        value={draft.email}
-        error={errorOf('email')}
-        onChange={(event) => update({ email: event.target.value })}
-      />
-
       <h2 className="plan-phone-form__heading">{t('planPhone.phone')}</h2>
-      <SelectField label={t('device.brand')} value={draft.brand} error={errorOf('brand')} onChange={(event) => update({ brand: event.target.value })}>
-        <option value="">{t('common.choose')}</option>
-        {brandNames.map((name) => (
-          <option key={name} value={name}>
-            {name}
-          </option>
-        ))}
-      </SelectField>
-      <TextField label={t('device.model')} autoComplete="off" maxLength={MODEL_MAX} value={draft.model} error={errorOf('model')} onChange={(event) => update({ model: event.target.value })} />
-      <TextField
-        label={t('device.imei1')}
-        inputMode="numeric"
-        autoComplete="off"
-        maxLength={IMEI_LENGTH}
-        value={draft.imei1}
-        error={imeiError('imei1')}
-        hint={t('addCustomer.imeiHint')}
-        onChange={(event) => update({ imei1: digitsOnly(event.target.value, IMEI_LENGTH) })}
-      />
-      <TextField
-        label={t('common.optionalLabel', { label: t('device.imei2') })}
-        inputMode="numeric"
-        autoComplete="off"
-        maxLength={IMEI_LENGTH}
-        value={draft.imei2}
-        error={imeiError('imei2')}
-        onChange={(event) => update({ imei2: digitsOnly(event.target.value, IMEI_LENGTH) })}
-      />
+      <DeviceFields draft={draft} update={update} errorOf={errorOf} brandNames={brandNames} />
       <p className="muted small">{t('planPhone.qrNext')}</p>
       <p className="muted small" aria-live="polite">
         {sending ? t('planPhone.sending') : ''}

@@ -6,7 +6,7 @@ const IMEI = withImeiCheckDigit('35693803564380');
 const OTHER_IMEI = withImeiCheckDigit('35693803564381');
 const filled: PlanPhoneDraft = {
   planId: '12', firstName: ' Lakshmi ', lastName: 'Venkataraghavan', mobile: '9812300111', altMobile: '9700055566', email: '',
-  brand: 'Redmi', model: ' Note 13 ', imei1: IMEI, imei2: '',
+  brand: 'Redmi', model: ' Note 13 ', imei1: IMEI, imei2: '', serial: '',
 };
 
 describe('the plan-phone form', () => {
@@ -29,7 +29,7 @@ describe('the plan-phone form', () => {
       product_id: 7, plan_id: 12, first_name: 'Lakshmi', last_name: 'Venkataraghavan', mobile: '+919812300111', alt_mobile: '+919700055566',
       device_brand: 'Redmi', device_model: 'Note 13', imei1: IMEI, provisioning_type: 0,
     });
-    expect(planPhoneBody({ ...filled, imei2: OTHER_IMEI, email: ' a@b.in ' }, 7)).toMatchObject({ imei2: OTHER_IMEI, email: 'a@b.in' });
+    expect(planPhoneBody({ ...filled, imei2: OTHER_IMEI, email: ' a@b.in ', serial: ' R58N1234 ' }, 7)).toMatchObject({ imei2: OTHER_IMEI, email: 'a@b.in', serial_number: 'R58N1234' });
   });
 
   it("places the server's refusals on their fields, and an IMEI in use on IMEI 1", () => {

@@ -21,17 +21,16 @@ export interface PlanPhoneDraft {
   model: string;
   imei1: string;
   imei2: string;
+  serial: string;
 }
 export type PlanPhoneField = keyof PlanPhoneDraft;
 export type FieldError = { key: string; vars?: Record<string, string | number> } | { text: string };
 export type PlanPhoneErrors = Partial<Record<PlanPhoneField, FieldError>>;
 
 export const NAME_MAX = 60;
-export const MODEL_MAX = 60;
-export const EMAIL_MAX = 120;
 
 export const emptyPlanPhoneDraft = (): PlanPhoneDraft => ({
-  planId: '', firstName: '', lastName: '', mobile: '', altMobile: '', email: '', brand: '', model: '', imei1: '', imei2: '',
+  planId: '', firstName: '', lastName: '', mobile: '', altMobile: '', email: '', brand: '', model: '', imei1: '', imei2: '', serial: '',
 });
 
 const REQUIRED: FieldError = { key: 'addCustomer.errors.required' };
@@ -78,13 +77,14 @@ export function planPhoneBody(d: PlanPhoneDraft, productId: number): CreatePlanP
     device_model: d.model.trim(),
     imei1: d.imei1,
     ...(d.imei2 ? { imei2: d.imei2 } : {}),
+    ...(d.serial.trim() ? { serial_number: d.serial.trim() } : {}),
     provisioning_type: 0,
   };
 }
 
 const SERVER_FIELDS: Record<string, PlanPhoneField> = {
   plan_id: 'planId', product_id: 'planId', first_name: 'firstName', last_name: 'lastName', mobile: 'mobile', alt_mobile: 'altMobile',
-  email: 'email', device_brand: 'brand', device_model: 'model', imei1: 'imei1', imei2: 'imei2',
+  email: 'email', device_brand: 'brand', device_model: 'model', imei1: 'imei1', imei2: 'imei2', serial_number: 'serial',
 };
 
 /** The server's VALIDATION_FAILED details on the fields they name; an IMEI already in use goes on IMEI 1. */
