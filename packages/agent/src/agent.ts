@@ -21,7 +21,7 @@ import {
 } from './device-api.ts';
 import { parseEnrolmentPayload, type EnrolmentTarget } from './enrolment-payload.ts';
 import { initialApps, initialState, type AppsState, type EmiAlert, type Identity, type PhoneState } from './state.ts';
-import { accrue, familyCareView, takeDueReports, verdictNow, type FamilyCareView } from './family-care.ts';
+import { accrue, familyCareView, familyClock, takeDueReports, verdictNow, type FamilyCareView } from './family-care.ts';
 import type { StateStore } from './store.ts';
 
 /** How long a disconnect waits for the MQTT client to finish ending before it lets go of it. */
@@ -173,8 +173,9 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     let familyCare: FamilyCareView | null = null;
     if (copy.family) {
       const apps = copy.apps ?? initialApps(this.now());
-      accrue(apps, copy.family.rules, this.now());
-      familyCare = familyCareView(apps, copy.family, this.now());
+      const now = familyClock(apps, this.now());
+      accrue(apps, copy.family.rules, now);
+      familyCare = familyCareView(apps, copy.family, now);
     }
     return { ...copy, familyCare };
   }
@@ -658,11 +659,13 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     const s = this.s;
     const kept = s.family;
     if (kept && version <= kept.version) return { version: kept.version };
-    // Time so far counts under the rules it was used under; the new rules apply from now, at once.
+    // The open app's time so far is counted (and cut) under the rules it was used under; from now the new rules
+    // decide, and they also decide which of today's apps count as screen time (an app newly allowed stops counting).
     const apps = this.apps();
-    accrue(apps, kept?.rules ?? null, this.now());
+    const now = familyClock(apps, this.now());
+    accrue(apps, kept?.rules ?? null, now);
     s.family = { version, rules: check.rules };
-    accrue(apps, check.rules, this.now());
+    accrue(apps, check.rules, now);
     this.save();
     return { version };
   }
@@ -678,7 +681,7 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
   openApp(app: string): AppVerdict {
     const apps = this.apps();
     const rules = this.s.family?.rules ?? null;
-    const now = this.now();
+    const now = familyClock(apps, this.now());
     accrue(apps, rules, now);
     const verdict = verdictNow(apps, rules, app, now);
     if (verdict.allowed) {
@@ -695,7 +698,7 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
   /** Back to the home screen: the open app (or the screen saying why one did not open) goes. */
   closeApp(): void {
     const apps = this.apps();
-    accrue(apps, this.s.family?.rules ?? null, this.now());
+    accrue(apps, this.s.family?.rules ?? null, familyClock(apps, this.now()));
     apps.foreground = null;
     apps.refused = null;
     this.save();
@@ -714,13 +717,13 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     const s = this.s;
     const rules = s.family?.rules ?? null;
     if (s.apps?.foreground) {
-      accrue(s.apps, rules, this.now());
+      accrue(s.apps, rules, familyClock(s.apps, this.now()));
       this.save();
     }
     if (!s.family) return;
     this.sendUsageReports(false);
     // Downtime starting or ending, or the limit running out, changes the screen with nothing stored changing.
-    const block = familyCareView(this.apps(), s.family, this.now()).block;
+    const block = familyCareView(this.apps(), s.family, familyClock(this.apps(), this.now())).block;
     const seen = block ? `${block.reason}:${block.until}` : '';
     if (seen !== this.familyBlockSeen) {
       this.familyBlockSeen = seen;
@@ -731,8 +734,9 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
   private sendUsageReports(force: boolean): number {
     const s = this.s;
     if (!s.family || !s.apps || !s.credentials) return 0;
-    accrue(s.apps, s.family.rules, this.now());
-    const due = takeDueReports(s.apps, this.now(), force);
+    const now = familyClock(s.apps, this.now());
+    accrue(s.apps, s.family.rules, now);
+    const due = takeDueReports(s.apps, now, force);
     for (const report of due) {
       this.dropUnsentUsage(report.day);
       this.sendEvent({ kind: 'usage', day: report.day, apps: report.apps });

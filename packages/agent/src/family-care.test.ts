@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { USAGE_REPORT_SECONDS, type FamilyRules } from '@kisht/protocol/messages';
-import { accrue, dayUsage, familyCareView, takeDueReports, USAGE_DAYS } from './family-care.ts';
+import { accrue, dayUsage, familyCareView, familyClock, takeDueReports, USAGE_DAYS } from './family-care.ts';
 import { initialApps } from './state.ts';
 
 const india = (date: string, time: string) => Date.parse(`${date}T${time}:00+05:30`);
@@ -30,6 +30,18 @@ describe('counting foreground time', () => {
     expect(apps.foreground).toBeNull();
     expect(apps.refused).toEqual({ app: 'com.google.android.youtube', verdict: closed });
     expect(dayUsage(apps, MONDAY)).toEqual([{ app: 'com.google.android.youtube', seconds: 1800 }]);
+  });
+
+  it('keeps counting, on the same day, when the clock is set back to win a new day', () => {
+    const apps = openAt('com.google.android.youtube', india(TUESDAY, '10:00'));
+    accrue(apps, rules, familyClock(apps, india(TUESDAY, '10:20')));
+    // Set back to Monday morning: family time carries on from Tuesday 10:20, and the next ten minutes still count.
+    expect(familyClock(apps, india(MONDAY, '09:00'))).toBe(india(TUESDAY, '10:20'));
+    const closed = accrue(apps, rules, familyClock(apps, india(MONDAY, '09:15')));
+    expect(closed).toMatchObject({ reason: 'limit' });
+    expect(dayUsage(apps, TUESDAY)).toEqual([{ app: 'com.google.android.youtube', seconds: 1800 }]);
+    expect(dayUsage(apps, MONDAY)).toEqual([]);
+    expect(familyCareView(apps, { version: 1, rules }, familyClock(apps, india(MONDAY, '09:30'))).secondsLeft).toBe(0);
   });
 
   it('stops counting when bedtime starts', () => {

@@ -42,6 +42,18 @@ export function dayUsage(apps: AppsState, day: string): AppUsage[] {
     .slice(0, FAMILY_LIMITS.usageApps);
 }
 
+/**
+ * Family time: the phone's clock, never running backwards. A clock set back (by hand, or a child after another day's
+ * screen time) is taken up again from the latest moment family time had reached, so the time since still counts
+ * and the day does not start again. Call it with the phone's clock wherever family care reads the time.
+ */
+export function familyClock(apps: AppsState, now: number): number {
+  const time = now + (apps.clockOffset ?? 0);
+  if (time >= apps.countedTo) return time;
+  apps.clockOffset = (apps.clockOffset ?? 0) + (apps.countedTo - time);
+  return apps.countedTo;
+}
+
 /** Screen time of a day in ms: every app's foreground time but the always-allowed ones'. */
 function screenMs(apps: AppsState, rules: FamilyRules | null, day: string): number {
   return Object.entries(apps.usage[day] ?? {}).reduce((sum, [app, ms]) => sum + (alwaysAllowed(rules, app) ? 0 : ms), 0);

@@ -74,8 +74,13 @@ export interface Protection {
 export interface AppsState {
   /** The app on screen; null: the home screen (or a screen saying why an app did not open). */
   foreground: string | null;
-  /** Foreground time is counted up to this moment (ms). */
+  /** Foreground time is counted up to this moment (ms, family time: see clockOffset). */
   countedTo: number;
+  /**
+   * What the phone adds to its clock for family care (ms): when the clock is set back (a child's way to a new day's
+   * screen time), family time carries on from the latest moment it had reached instead. Absent: 0.
+   */
+  clockOffset?: number;
   /** Foreground milliseconds per India date (YYYY-MM-DD), per app. */
   usage: Record<string, Record<string, number>>;
   /** Per India date, the seconds per app the last usage report carried, and whether the finished day went once more. */

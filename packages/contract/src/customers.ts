@@ -83,7 +83,7 @@ export const CreatePlanPhoneBody = Type.Object(
     imei1: Imei,
     imei2: Type.Optional(Imei),
     serial_number: Type.Optional(Type.String({ maxLength: 40 })),
-    provisioning_type: Type.Integer({ minimum: 0, maximum: 1, description: '0 DPC (EMM QR) or 1 AMAPI' }),
+    provisioning_type: Type.Literal(0, { description: '0 DPC: the phone enrols from its EMM QR and runs our agent, which carries out the plan' }),
     product_id: Id,
     plan_id: Id,
   },

@@ -115,6 +115,9 @@ export interface AppDeps {
   secret: string;
 }
 
+/** How often a node looks for phones on a plan alone whose plan has ended (decision 023). */
+const PLAN_RELEASE_SWEEP_MS = 5 * 60_000;
+
 export async function buildApp(config: Config, deps: AppDeps) {
   const db = deps.db ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.paths.pglite }));
   await migrate(db);
@@ -298,6 +301,7 @@ export async function buildApp(config: Config, deps: AppDeps) {
   devicesService.amapiQr = (caller, customer) => amapi.qrFor(customer);
   broker.allowDevices?.((deviceId, password) => devicesService.checkCredentials(deviceId, password));
   const policies = createDevicePolicies({ db, devices: devicesRepository, channel: devicesService.channel, lockScreen: devicesService.lockScreen });
+  let lastPlanReleaseSweep = 0;
   const deviceWork = async () => {
     await devicesService.channel.sweep();
     // Bulk batches whose writer stopped or died after answering (decision 017).
@@ -305,7 +309,11 @@ export async function buildApp(config: Config, deps: AppDeps) {
     await devicesService.runSchedules();
     await policies.handleEvents();
     await policies.unlockPaid();
-    await policies.releaseEndedPlans(todayInIndia());
+    // Plans end by the day: a look every few minutes is soon enough, and keeps the sweep's own work small.
+    if (Date.now() - lastPlanReleaseSweep >= PLAN_RELEASE_SWEEP_MS) {
+      lastPlanReleaseSweep = Date.now();
+      await policies.releaseEndedPlans(todayInIndia());
+    }
   };
   const stopDeviceWork = config.DEVICE_SWEEP_SECONDS > 0 ? startRepeating(deviceWork, config.DEVICE_SWEEP_SECONDS * 1000, (error) => app.log.error({ err: error }, 'device sweep failed')) : () => undefined;
   await app.register(documentsRoutes, {

@@ -182,10 +182,31 @@ describe('family care', () => {
       await phone.send({ kind: 'usage', day: today, apps } as never);
     }
     await phone.send({ kind: 'usage', day: '2026-02-30', apps: [] } as never);
+    // A day too far back or ahead, and more than a day of screen time in all, are not believed either.
+    await phone.send({ kind: 'usage', day: addDays(today, -9), apps: [{ app: 'com.example.game', seconds: 60 }] } as never);
+    await phone.send({ kind: 'usage', day: addDays(today, 2), apps: [{ app: 'com.example.game', seconds: 60 }] } as never);
+    await phone.send({ kind: 'usage', day: today, apps: [{ app: 'com.example.game', seconds: 50_000 }, { app: 'com.example.video', seconds: 50_000 }] } as never);
     await new Promise((r) => setTimeout(r, 300));
     expect((await usage()).days.at(-1).total_seconds).toBe(1020);
+    expect((await t.db.query('SELECT 1 FROM family_usage WHERE customer_id = $1 AND day NOT BETWEEN $2 AND $3', [customer.id, yesterday, today])).rows).toHaveLength(0);
     const list = (await t.get(`/api/customer/familycare/list?search=${customer.imei1}`, { token: ravi })).json().data.items;
     expect(list).toEqual([expect.objectContaining({ customer_id: customer.id, today_seconds: 1020, enrolled: true, rules_set: false })]);
+  });
+});
+
+describe('a phone on a plan alone and the dues run', () => {
+  it('is never taken for a completed loan, even on the first run', async () => {
+    const { customer } = (await planPhone(PRODUCT_TYPE.FAMILYCARE)).json().data;
+    await t.services.dues.runDue(todayInIndia());
+    expect((await f.profile(customer.id)).install_status).toBe(INSTALL_STATUS.inactive);
+    expect((await t.db.query('SELECT active FROM customer_imeis WHERE customer_id = $1', [customer.id])).rows).toEqual([{ active: true }]);
+  });
+
+  it("keeps a usage report of a phone that is not on family care out of the usage table", async () => {
+    const { customer, phone } = await f.phone({ product_type: PRODUCT_TYPE.DPC_ANTITHEFT });
+    await phone.send({ kind: 'usage', day: todayInIndia(), apps: [{ app: 'com.example.game', seconds: 60 }] } as never);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await t.db.query('SELECT 1 FROM family_usage WHERE customer_id = $1', [customer.id])).rows).toHaveLength(0);
   });
 });
 
@@ -214,5 +235,30 @@ describe('the end of a plan sold on its own', () => {
     await expect.poll(async () => (await f.profile(family.id)).install_status).toBe(INSTALL_STATUS.uninstall);
     expect(phones.renewed.phone.received).toHaveLength(0);
     expect(financed.phone.received).toHaveLength(0);
+
+    // Released: no renewal brings it back. The anti-theft phone that has not answered yet is renewed in time: its
+    // release is withdrawn, and a later sweep leaves it alone.
+    const late = await t.post('/api/customer/familycare/renew', { customer_id: family.id }, { token: ravi });
+    expect(late.statusCode).toBe(409);
+    expect(late.json().code).toBe('ENROLMENT_CLOSED');
+    const rescued = await t.post('/api/customer/antitheft/renew', { customer_id: theft.id }, { token: ravi });
+    expect(rescued.statusCode, rescued.body).toBe(200);
+    expect((await f.commands(theft.id)).find((c) => c.type === 'uninstall_antitheft')).toMatchObject({ state: 'expired' });
+    expect(await t.services.policies.releaseEndedPlans(today)).toBe(0);
+  });
+
+  it('asks a phone that refused its release again only the next day', async () => {
+    const today = todayInIndia();
+    const c = (await planPhone(PRODUCT_TYPE.FAMILYCARE)).json().data.customer;
+    const { phone } = await enrolled(c.id, c.imei1);
+    await t.db.query('UPDATE customers SET created_at = now() - make_interval(days => 366) WHERE id = $1', [c.id]);
+    expect(await t.services.policies.releaseEndedPlans(today)).toBe(1);
+    const release = await phone.next();
+    await phone.ack(release, 'failed', { error: 'device_admin_locked' });
+    await expect.poll(async () => (await f.commands(c.id)).find((x) => x.id === release.id)?.state).toBe('failed');
+    expect(await t.services.policies.releaseEndedPlans(today)).toBe(0);
+    await t.db.query("UPDATE device_commands SET finished_at = now() - interval '25 hours' WHERE id = $1", [release.id]);
+    expect(await t.services.policies.releaseEndedPlans(today)).toBe(1);
+    expect(await phone.next()).toMatchObject({ type: 'uninstall' });
   });
 });

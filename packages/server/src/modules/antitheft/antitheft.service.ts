@@ -14,6 +14,7 @@ import type { RequestAuth } from '../../plugins/route-config.ts';
 import { classifySearch, ownRetailerOf, type CustomerRow } from '../customers/customers.repository.ts';
 import type { Notify } from '../events/events.bus.ts';
 import { createAntitheftRepository } from './antitheft.repository.ts';
+import { renewIn } from '../../shared/plan-cover.ts';
 
 export function createAntitheftService(deps: {
   db: Database;
@@ -86,10 +87,8 @@ export function createAntitheftService(deps: {
      */
     async renew(caller: RequestAuth, customerId: number): Promise<Antitheft> {
       const customer = await antitheftCustomer(caller, customerId);
-      await deps.db.transaction(async (tx) => {
-        if ((await deps.licenses.consumeForRenewal(caller.userId, customer.product_type, customer.id, tx)) === null) throw new AppError('NO_LICENSE_KEY');
-        await repository.renew(customer, today(), caller.userId, tx);
-      });
+      const withdrew = await deps.db.transaction((tx) => renewIn(tx, customer, () => repository.renew(customer, today(), caller.userId, tx), caller.userId, deps.licenses));
+      if (withdrew) deps.notify?.({ type: 'device_command', customer_ids: [customer.id] });
       deps.notify?.({ type: 'customer', customer_ids: [customer.id] }); // events
       deps.notify?.({ type: 'network', user_ids: [caller.userId] }); // one key fewer: the key stock and histories
       return view(customer);

@@ -5,6 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { INSTALL_STATUS } from '@kisht/domain/constants';
+import { addDays } from '@kisht/domain/calendar';
+import { todayInIndia } from '@kisht/domain/format';
 import { FAMILY_LIMITS, RELEASE_ACTIONS, type AppUsage, type CheckInBody, type CheckInReply, type CommandMessage, type DeviceEvent, type LockScreen, type OfflineLogEntry, type Sim } from '@kisht/protocol/messages';
 import { seal, unseal } from '@kisht/protocol/signing';
 import { deviceIdOfEventTopic } from '@kisht/protocol/topics';
@@ -13,13 +15,18 @@ import type { CheckInState, CommandRow, DeviceRow, DevicesRepository } from './d
 import type { Notify } from '../events/events.bus.ts';
 import { groupRunner, type Settled } from '../../shared/groups.ts';
 
+/** How far back a usage report may name its day: a phone offline for a week still reports its days. */
+export const USAGE_DAYS_BACK = 8;
+
 /**
- * A family-care usage report as the protocol bounds it (revision 5): an India day and at most 100 apps, each with
- * 0-86,400 seconds; anything else is ignored as a malformed event. An app named twice counts once (its last line).
+ * A family-care usage report as the protocol bounds it (revision 5): an India day from USAGE_DAYS_BACK days ago to
+ * tomorrow (a phone's clock a little ahead), at most 100 apps, each with 0-86,400 seconds and no more than a day in
+ * all; anything else is ignored as a malformed event. An app named twice counts once (its last line).
  */
-export function usageReport(event: { day?: unknown; apps?: unknown }): { day: string; apps: AppUsage[] } | null {
+export function usageReport(event: { day?: unknown; apps?: unknown }, today: string): { day: string; apps: AppUsage[] } | null {
   if (typeof event.day !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(event.day) || Number.isNaN(Date.parse(`${event.day}T00:00:00Z`))) return null;
   if (new Date(`${event.day}T00:00:00Z`).toISOString().slice(0, 10) !== event.day) return null;
+  if (event.day < addDays(today, -USAGE_DAYS_BACK) || event.day > addDays(today, 1)) return null;
   if (!Array.isArray(event.apps) || event.apps.length > FAMILY_LIMITS.usageApps) return null;
   const apps = new Map<string, number>();
   for (const line of event.apps as unknown[]) {
@@ -27,6 +34,7 @@ export function usageReport(event: { day?: unknown; apps?: unknown }): { day: st
     if (typeof app !== 'string' || app.length < 1 || app.length > FAMILY_LIMITS.appName || !Number.isInteger(seconds) || (seconds as number) < 0 || (seconds as number) > 86_400) return null;
     apps.set(app, seconds as number);
   }
+  if ([...apps.values()].reduce((sum, seconds) => sum + seconds, 0) > 86_400) return null;
   return { day: event.day, apps: [...apps].map(([app, seconds]) => ({ app, seconds })) };
 }
 
@@ -383,7 +391,7 @@ export function createCommandChannel(deps: {
       return { outcome: Promise.resolve(taken ? 'taken' : 'ignored') };
     }
     if (event.kind === 'usage') {
-      const usage = usageReport(event);
+      const usage = usageReport(event, todayInIndia());
       if (!usage) return { outcome: Promise.resolve('ignored') };
       await queuedAck.get(device.id)?.catch(() => undefined);
       const taken = await db.transaction(async (tx) => {

@@ -6,7 +6,7 @@
  */
 import { translate } from '../../shared/messages.ts';
 import { PRODUCT_TYPE, type Language } from '@kisht/domain/constants';
-import { coveredUntil } from '../../shared/plan-cover.ts';
+import { coveredUntil, lockCustomer, PLAN_RELEASES } from '../../shared/plan-cover.ts';
 import { formatRupees } from '@kisht/domain/money';
 import type { Database } from '../../db/database.ts';
 import type { DevicesRepository, DeviceRow } from './devices.repository.ts';
@@ -105,25 +105,36 @@ export function createDevicePolicies(deps: { db: Database; devices: DevicesRepos
   /**
    * Releases phones on a plan alone (decision 023) whose plan has ended without a renewal: anti-theft takes its agent
    * off with `uninstall_antitheft`, family care with `uninstall`; the phone reports done and is released as any phone
-   * is. A phone with a release already under way or done is left alone, and a renewal before the sweep keeps it.
+   * is. Each is decided again in its own transaction with the customer row locked, as a renewal locks it, so a
+   * renewal that commits meanwhile wins and two nodes never ask twice. A release under way or done is not asked
+   * again, nor one that failed or expired in the last day (a phone that refuses is asked once a day, not every sweep).
    */
   async function releaseEndedPlans(today: string): Promise<number> {
-    const rows = (await db.query<{ customer_id: number; product_type: number }>(
-      `SELECT c.id AS customer_id, p.product_type FROM customers c JOIN products p ON p.id = c.product_id
-         LEFT JOIN antitheft_settings s ON s.customer_id = c.id LEFT JOIN family_rules f ON f.customer_id = c.id
-        WHERE c.price_paise IS NULL AND p.product_type IN (${PRODUCT_TYPE.ANTI_THEFT}, ${PRODUCT_TYPE.FAMILYCARE})
-          AND CASE WHEN p.product_type = ${PRODUCT_TYPE.ANTI_THEFT} THEN ${coveredUntil('s.covered_until')} ELSE ${coveredUntil('f.covered_until')} END < $1::date
-          AND EXISTS (SELECT 1 FROM devices d WHERE d.customer_id = c.id AND d.active)
-          AND NOT EXISTS (SELECT 1 FROM device_commands d WHERE d.customer_id = c.id AND d.type IN ('uninstall', 'uninstall_antitheft') AND d.state IN ('queued', 'sent', 'delivered', 'done'))
-        LIMIT 500`,
-      [today],
-    )).rows;
-    for (const { customer_id, product_type } of rows) {
-      const device = await devices.activeDevice(customer_id);
-      if (!device) continue;
-      await channel.issue({ device, type: product_type === PRODUCT_TYPE.ANTI_THEFT ? 'uninstall_antitheft' : 'uninstall', payload: {}, createdBy: device.account_id, origin: 'system' });
+    const ended = (id: string) => `
+      SELECT c.id AS customer_id, p.product_type FROM customers c JOIN products p ON p.id = c.product_id
+        LEFT JOIN antitheft_settings s ON s.customer_id = c.id LEFT JOIN family_rules f ON f.customer_id = c.id
+       WHERE c.price_paise IS NULL AND p.product_type IN (${PRODUCT_TYPE.ANTI_THEFT}, ${PRODUCT_TYPE.FAMILYCARE}) ${id}
+         AND CASE WHEN p.product_type = ${PRODUCT_TYPE.ANTI_THEFT} THEN ${coveredUntil('s.covered_until')} ELSE ${coveredUntil('f.covered_until')} END < $1::date
+         AND EXISTS (SELECT 1 FROM devices d WHERE d.customer_id = c.id AND d.active)
+         AND NOT EXISTS (SELECT 1 FROM device_commands d WHERE d.customer_id = c.id AND d.type = ANY($2::text[])
+                          AND (d.state IN ('queued', 'sent', 'delivered', 'done') OR d.finished_at > now() - interval '1 day'))`;
+    const releases = [...PLAN_RELEASES];
+    const candidates = (await db.query<{ customer_id: number }>(`${ended('')} LIMIT 500`, [today, releases])).rows;
+    let asked = 0;
+    for (const { customer_id } of candidates) {
+      const written = await db.transaction(async (tx) => {
+        await lockCustomer(customer_id, tx);
+        const still = (await tx.query<{ product_type: number }>(ended('AND c.id = $3'), [today, releases, customer_id])).rows[0];
+        const device = still ? await devices.activeDevice(customer_id, tx) : undefined;
+        if (!still || !device) return null;
+        const type = still.product_type === PRODUCT_TYPE.ANTI_THEFT ? 'uninstall_antitheft' : 'uninstall';
+        return { device, row: (await channel.write({ device, type, payload: {}, createdBy: device.account_id, origin: 'system', dedupe: false }, tx)).row };
+      });
+      if (!written) continue;
+      await channel.publish(written.device, written.row);
+      asked++;
     }
-    return rows.length;
+    return asked;
   }
 
   async function flush() {

@@ -98,13 +98,13 @@ export function createDevicesService(deps: {
   async function lockScreens(customerIds: number[], q: Queryable = db, message: string | null = null): Promise<Map<number, LockScreen>> {
     const res = await q.query<{
       id: number; amount_due: string; retailer_name: string; retailer_mobile: string; upi_id: string | null; upi_name: string | null; language: string | null;
-      first_name: string; last_name: string; pay_now: boolean;
+      first_name: string; last_name: string; pay_now: boolean; plan_only: boolean;
       claim_status: LockScreenClaim['status'] | null; claim_amount: number | null; claim_reason: string | null; claim_at: Date | null;
     }>(
       `SELECT c.id, coalesce((SELECT sum(e.amount_paise + e.penalty_paise - e.paid_paise) FROM emi_instalments e
                          WHERE e.customer_id = c.id AND e.due_date <= (now() AT TIME ZONE 'Asia/Kolkata')::date AND e.paid_paise < e.amount_paise + e.penalty_paise), 0) AS amount_due,
               coalesce(nullif(trim(r.first_name || ' ' || r.last_name), ''), r.mobile) AS retailer_name, r.mobile AS retailer_mobile, r.upi_id, r.upi_name, c.language,
-              c.first_name, c.last_name, coalesce((o.features->>'payment_gateway')::boolean, false) AS pay_now,
+              c.first_name, c.last_name, coalesce((o.features->>'payment_gateway')::boolean, false) AS pay_now, c.price_paise IS NULL AS plan_only,
               pc.status AS claim_status, pc.amount_paise AS claim_amount, pc.decision_reason AS claim_reason, pc.updated_at AS claim_at
          FROM customers c JOIN users r ON r.id = c.retailer_id JOIN organizations o ON o.id = c.org_id
          LEFT JOIN LATERAL (SELECT p.status, p.amount_paise, p.decision_reason, p.updated_at FROM payment_claims p
@@ -118,14 +118,15 @@ export function createDevicesService(deps: {
       const amount = Math.max(0, Number(row.amount_due));
       // The shop's own UPI ID, as set on Payment QR (or by the operator). No tr: this is a payment to a person's
       // address, not an order of ours, and payer apps treat a reference on a personal address as a merchant payment.
-      const upi = row.upi_id
+      // A phone on a plan alone owes no EMI: its lock screen offers no payment (decision 023).
+      const upi = row.upi_id && !row.plan_only
         ? upiPayLink({ vpa: row.upi_id, name: row.upi_name ?? row.retailer_name, amountPaise: amount, note: `EMI ${row.first_name} ${row.last_name}` })
         : null;
       const claim: LockScreenClaim | null = row.claim_status
         ? { status: row.claim_status, amount_paise: row.claim_amount, reason: row.claim_status === 'rejected' ? row.claim_reason : null, at: row.claim_at!.toISOString() }
         : null;
       // "Pay now" only where the organisation's gateway switch is on; "I paid" is offered on every lock screen.
-      return [row.id, { amount_due: amount, upi, retailer_name: row.retailer_name, retailer_mobile: row.retailer_mobile, message, language: row.language, pay_now: row.pay_now, claim }];
+      return [row.id, { amount_due: amount, upi, retailer_name: row.retailer_name, retailer_mobile: row.retailer_mobile, message, language: row.language, pay_now: row.pay_now && !row.plan_only, claim }];
     }));
   }
 

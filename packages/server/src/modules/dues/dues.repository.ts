@@ -84,7 +84,7 @@ export function createDuesRepository(db: Queryable) {
       return res.rows[0]!.n;
     },
     /**
-     * Active loans with nothing left to pay become EMIs completed (5), free their IMEIs and get a loan_completed
+     * Active loans with nothing left to pay become EMIs completed (5) (a phone on a plan alone has no loan to complete), free their IMEIs and get a loan_completed
      * event. A loan completes when its last instalment is paid in full, so after a first run only loans with an
      * instalment paid since the last run (a day's margin for payments that committed while it ran) are looked at.
      */
@@ -95,7 +95,7 @@ export function createDuesRepository(db: Queryable) {
       const res = await q.query<{ n: number }>(
         `WITH completed AS (
            UPDATE customers c SET install_status = 5, completed_from = c.install_status, updated_at = now()
-            WHERE c.org_id = $1 AND c.install_status NOT IN (3, 5) ${recent}
+            WHERE c.org_id = $1 AND c.install_status NOT IN (3, 5) AND c.price_paise IS NOT NULL ${recent}
               AND NOT EXISTS (SELECT 1 FROM emi_instalments e WHERE e.customer_id = c.id AND e.paid_paise < e.amount_paise + e.penalty_paise)
             RETURNING c.id, c.account_id
          ), freed AS (

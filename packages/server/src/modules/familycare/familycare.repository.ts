@@ -6,8 +6,9 @@ import { coveredUntil, TERM_DAYS } from '../../shared/plan-cover.ts';
 
 /** The last day family care is in force (SQL over `c` and its rules row `f`): as renewed, or one term from enrolment. */
 const COVERED_UNTIL = coveredUntil('f.covered_until');
-/** The highest rules version the phone confirmed (SQL over `c`). */
-const APPLIED_VERSION = `(SELECT max((dc.payload ->> 'version')::int) FROM device_commands dc WHERE dc.customer_id = c.id AND dc.type = 'family_rules' AND dc.state = 'done')`;
+/** The rules version the customer's phone (the one enrolled now, not a replaced one) says it keeps (SQL over `c`). */
+const APPLIED_VERSION = `(SELECT max((dc.result ->> 'version')::int) FROM device_commands dc JOIN devices d ON d.id = dc.device_id AND d.active
+                           WHERE dc.customer_id = c.id AND dc.type = 'family_rules' AND dc.state = 'done')`;
 
 export interface FamilyOverview {
   version: number;
@@ -56,8 +57,13 @@ export function createFamilyCareRepository(db: Queryable) {
       );
     },
 
-    /** Replaces a day's usage with the phone's latest report of it, in the transaction that took the report's number. */
+    /**
+     * Replaces a day's usage with the phone's latest report of it, in the transaction that took the report's number;
+     * only a family-care customer's phone has usage to keep.
+     */
     async replaceDay(customerId: number, day: string, apps: AppUsage[], q: Queryable): Promise<void> {
+      const family = await q.query(`SELECT 1 FROM customers c JOIN products p ON p.id = c.product_id WHERE c.id = $1 AND p.product_type = ${PRODUCT_TYPE.FAMILYCARE}`, [customerId]);
+      if (family.rows.length === 0) return;
       await q.query('DELETE FROM family_usage WHERE customer_id = $1 AND day = $2', [customerId, day]);
       if (apps.length === 0) return;
       await q.query(

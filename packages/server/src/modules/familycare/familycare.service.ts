@@ -18,6 +18,7 @@ import type { CommandChannel } from '../devices/command-channel.ts';
 import type { LicensesRepository } from '../licenses/licenses.repository.ts';
 import type { Notify } from '../events/events.bus.ts';
 import { createFamilyCareRepository } from './familycare.repository.ts';
+import { lockCustomer, renewIn } from '../../shared/plan-cover.ts';
 
 /** A phone may be off for weeks (a child's phone in a drawer): its rules wait for it this long. */
 export const RULES_TTL_MINUTES = 60 * 24 * 60;
@@ -101,6 +102,8 @@ export function createFamilyCareService(deps: {
         lock_until: body.rules.lock_until === null ? null : new Date(body.rules.lock_until).toISOString(),
       };
       const written = await deps.db.transaction(async (tx) => {
+        // The customer row first, as enrolment takes it: a phone enrolling meanwhile gets these rules either way.
+        await lockCustomer(customer.id, tx);
         const version = await repository.saveRules(customer, rules, caller.userId, tx);
         return writeRules(customer.id, version, rules, caller.userId, tx);
       });
@@ -134,10 +137,8 @@ export function createFamilyCareService(deps: {
     /** Another term with one key of the customer's product: from the last day in force, or from today once ended. */
     async renew(caller: RequestAuth, customerId: number): Promise<FamilyCare> {
       const customer = await familyCustomer(caller, customerId);
-      await deps.db.transaction(async (tx) => {
-        if ((await deps.licenses.consumeForRenewal(caller.userId, customer.product_type, customer.id, tx)) === null) throw new AppError('NO_LICENSE_KEY');
-        await repository.renew(customer, today(), caller.userId, tx);
-      });
+      const withdrew = await deps.db.transaction((tx) => renewIn(tx, customer, () => repository.renew(customer, today(), caller.userId, tx), caller.userId, deps.licenses));
+      if (withdrew) deps.notify?.({ type: 'device_command', customer_ids: [customer.id] });
       deps.notify?.({ type: 'customer', customer_ids: [customer.id] }); // events
       deps.notify?.({ type: 'network', user_ids: [caller.userId] });
       return view(customer);

@@ -9,8 +9,9 @@ export function useCustomerEmis() {
   const customerId = parseCustomerId(useParams().customer_id);
   const skip = customerId === null;
   const { data: profile } = useGetCustomerProfileQuery(customerId ?? 0, { skip });
-  // A phone on a plan alone has no EMIs to ask for (the server would refuse with NO_LOAN).
-  const { data: details, isError, refetch } = useGetEmiDetailsQuery(customerId ?? 0, { skip: skip || (profile !== undefined && !hasLoan(profile)) });
+  // A phone on a plan alone has no EMIs to ask for (the server would refuse with NO_LOAN): asked once the profile
+  // says there is a loan (it is in the cache when the screen is opened from customer details).
+  const { data: details, isError, refetch } = useGetEmiDetailsQuery(customerId ?? 0, { skip: skip || !profile || !hasLoan(profile) });
   const instalments = useMemo(() => [...(details?.instalments ?? [])].sort((a, b) => a.number - b.number), [details]);
   /** The EMIs could not be loaded (and none are shown). */
   const loadFailed = isError && !details && !!profile && hasLoan(profile);

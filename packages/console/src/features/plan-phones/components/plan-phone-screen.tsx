@@ -4,7 +4,7 @@
  * the plan's type is used; the phone then enrols from its EMM QR, which opens next (replacing the form, so Back does
  * not return to a sent form). The server's refusals show as its toast and on the field they concern.
  */
-import { useMemo, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PRODUCT_TYPE } from '@kisht/domain/constants';
@@ -44,44 +44,45 @@ export function PlanPhoneScreen({ productType }: { productType: PlanPhoneType })
   const products = useGetProductsQuery();
   const product = products.data?.find((p) => p.product_type === productType);
   const plans = useGetPlansQuery(product?.id ?? 0, { skip: !product });
-  const failed = products.isError ? products : plans.isError ? plans : null;
+  // The brand is required: without the list the form could not be sent.
+  const brands = useGetBrandsQuery();
+  const failed = products.isError ? products : plans.isError ? plans : brands.isError ? brands : null;
   const words = WORDS[productType];
 
   return (
     <Page title={t(words.title)}>
       <p className="page-subtitle">{t('planPhone.intro')}</p>
-      {failed && !(products.data && plans.data) ? (
+      {failed && !(products.data && plans.data && brands.data) ? (
         <LoadErrorCard message={isOffline(failed.error) ? t('planPhone.offline') : t('planPhone.loadError')} onRetry={() => void failed.refetch()} />
       ) : products.data && !product ? (
         <p className="card empty-state">{t('planPhone.notSold')}</p>
       ) : plans.data && plans.data.length === 0 ? (
         <p className="card empty-state">{t('planPhone.noPlans')}</p>
-      ) : !plans.data || !product ? (
+      ) : !plans.data || !product || !brands.data ? (
         <div aria-busy="true" aria-label={t('common.loading')}>
           <Skeleton height={SKELETON_LARGE} />
         </div>
       ) : (
-        <PlanPhoneForm productId={product.id} productType={productType} plans={plans.data} />
+        <PlanPhoneForm productId={product.id} productType={productType} plans={plans.data} brandNames={brands.data.map((b) => b.name)} />
       )}
     </Page>
   );
 }
 
-function PlanPhoneForm({ productId, productType, plans }: { productId: number; productType: PlanPhoneType; plans: Plan[] }) {
+function PlanPhoneForm({ productId, productType, plans, brandNames }: { productId: number; productType: PlanPhoneType; plans: Plan[]; brandNames: string[] }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const words = WORDS[productType];
   const [enrol, { isLoading: sending }] = useEnrolPlanPhoneMutation();
-  const { data: brands } = useGetBrandsQuery();
   const { data: balances } = useGetLicenseBalanceQuery();
   // One plan is the choice made already.
   const [draft, setDraft] = useState<PlanPhoneDraft>(() => ({ ...emptyPlanPhoneDraft(), planId: plans.length === 1 ? String(plans[0]!.id) : '' }));
   const [errors, setErrors] = useState<PlanPhoneErrors>({});
   const form = useRef<HTMLFormElement>(null);
+  const keysId = useId();
   const plan = plans.find((p) => String(p.id) === draft.planId);
   // No line for the type in the stock: no key of it.
   const keys = balances ? (balances.find((b) => b.product_type === productType)?.balance ?? 0) : undefined;
-  const brandNames = useMemo(() => (brands ?? []).map((b) => b.name), [brands]);
 
   // "Valid for 365 days · ₹499": how long the plan lasts and what it costs, where the catalogue says.
   const planHint = (p: Plan) =>
@@ -133,7 +134,9 @@ function PlanPhoneForm({ productId, productType, plans }: { productId: number; p
           </option>
         ))}
       </SelectField>
-      {keys !== undefined ? <p className={keys > 0 ? 'muted small' : 'field__error'}>{keys > 0 ? t('planPhone.keysLeft', { count: keys }) : t('planPhone.noKeys')}</p> : null}
+      <p id={keysId} className={keys === 0 ? 'field__error' : 'muted small'} role="status">
+        {keys === undefined ? '' : keys > 0 ? t('planPhone.keysLeft', { count: keys }) : t('planPhone.noKeys')}
+      </p>
 
       <h2 className="plan-phone-form__heading">{t('planPhone.owner')}</h2>
       <PersonFields
@@ -148,7 +151,8 @@ function PlanPhoneForm({ productId, productType, plans }: { productId: number; p
       <p className="muted small" aria-live="polite">
         {sending ? t('planPhone.sending') : ''}
       </p>
-      <button type="submit" className="button button--primary button--block" disabled={sending}>
+      {/* Without a key the server would refuse the enrolment: the button says why it waits. */}
+      <button type="submit" className="button button--primary button--block" disabled={sending || keys === 0} aria-describedby={keys === 0 ? keysId : undefined}>
         {t('planPhone.submit')}
       </button>
     </form>
