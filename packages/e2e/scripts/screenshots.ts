@@ -14,7 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { FAKE_KEY_ID, FAKE_KEY_SECRET, FAKE_WEBHOOK_SECRET } from '../../server/test/support/fake-razorpay.ts';
-import { addLongAntihackingSales, addLongWarrantySales, createHeldPayment, createLongData, LANGUAGES, MPIN, navigateInApp, RETAILER, settle, setPaymentGateway, signedInScreens, trackRequests, uploadPaymentQr, type Lng } from '../tests/console-screens.ts';
+import { addLongAntihackingSales, addLongFamilyCare, addLongWarrantySales, createHeldPayment, createLongData, LANGUAGES, MPIN, navigateInApp, RETAILER, settle, setPaymentGateway, signedInScreens, trackRequests, uploadPaymentQr, type Lng } from '../tests/console-screens.ts';
 import { en, latestOtp, text } from '../tests/fixtures.ts';
 
 const PORT = Number(process.env.SHOTS_PORT ?? 8198);
@@ -91,6 +91,7 @@ try {
   await addLongAntihackingSales(BASE, APP_SECRET, data);
   const warranty = await addLongWarrantySales(BASE, APP_SECRET, data);
   data.warranty = warranty;
+  data.familycare = await addLongFamilyCare(BASE, APP_SECRET);
   await createHeldPayment(BASE, APP_SECRET, GATEWAY_PORT, data.latin);
   const session = await signIn(browser);
   for (const lng of LANGS) {
@@ -127,6 +128,22 @@ try {
       await page.getByRole('heading', { name: text(lng, heading), exact: true }).first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
       await page.screenshot({ path: `${folder}/${String(++n).padStart(2, '0')}-customer_details-${name}.png` });
     }
+    // Family care on the child's phone's details at the narrowest phone: cover and rules, bedtime and apps, and the
+    // usage charts with long package names; and the family-care screen.
+    await page.setViewportSize({ ...VIEWPORT, width: 320 });
+    await navigateInApp(page, `/customer-details/${data.familycare}`);
+    await settle(page, loads);
+    for (const [heading, name] of [['familycare.title', 'familycare'], ['familycare.rules.downtimeTitle', 'familycare-bedtime'], ['familycare.rules.allowed', 'familycare-apps'], ['familycare.usage.title', 'familycare-usage']] as const) {
+      await page.getByText(text(lng, heading), { exact: true }).first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await page.screenshot({ path: `${folder}/${String(++n).padStart(2, '0')}-customer_details-${name}-320.png` });
+    }
+    await page.getByText(text(lng, 'familycare.usage.allApps', { n: '2' })).click();
+    await page.getByText(text(lng, 'familycare.usage.allApps', { n: '2' })).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await page.screenshot({ path: `${folder}/${String(++n).padStart(2, '0')}-customer_details-familycare-apps-in-full-320.png` });
+    await navigateInApp(page, '/familycare');
+    await settle(page, loads);
+    await shoot(page, folder, ++n, 'familycare-320');
+    await page.setViewportSize(VIEWPORT);
     await page.getByRole('button', { name: text(lng, 'nav.openMenu') }).click();
     await settle(page, loads);
     await shoot(page, folder, ++n, 'menu-drawer');

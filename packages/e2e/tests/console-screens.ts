@@ -38,6 +38,8 @@ export interface Data {
   antihackingPlan: { id: number; productId: number };
   /** Extended warranties sold to the long-named customers (see addLongWarrantySales), once they are. */
   warranty?: LongWarrantySales;
+  /** A child's phone on family care alone with rules and a week's usage (see addLongFamilyCare), once it is. */
+  familycare?: number;
 }
 
 /** A warranty in cover (a service contract, Latin buyer) and a cancelled one (insurance, Tamil buyer, a long reason). */
@@ -53,7 +55,7 @@ export interface LongWarrantySales {
  * parameter and are listed too). Several addresses: the screen is checked with each.
  */
 export const EXAMPLES: Partial<Record<RouteName, (d: Data) => string[]>> = {
-  customer_details: (d) => [`/customer-details/${d.latin}`, `/customer-details/${d.tamil}`],
+  customer_details: (d) => [`/customer-details/${d.latin}`, `/customer-details/${d.tamil}`, ...(d.familycare ? [`/customer-details/${d.familycare}`] : [])],
   view_emi_details: (d) => [`/view-emi-details/${d.latin}`],
   emi_details: (d) => [`/emi-details/${d.tamil}`],
   customer_documents: (d) => [`/customer-documents/${d.tamil}`],
@@ -79,6 +81,8 @@ export const EXAMPLES: Partial<Record<RouteName, (d: Data) => string[]>> = {
     ...(d.warranty ? [`/extended-warranty?sale_id=${d.warranty.inCover}`, `/extended-warranty?sale_id=${d.warranty.revoked}`] : []),
   ],
   top_up_history: (d) => ['/top-up-history', `/top-up-history?user_id=${d.member}`],
+  // The family-care phones (the long-named child's, see addLongFamilyCare) and the enrolment form.
+  familycare: () => ['/familycare', '/familycare?enrol=1'],
 };
 
 /** Screens reached through sign-in rather than by address: checked on the way in. */
@@ -266,6 +270,81 @@ export async function addLongWarrantySales(server: string, appSecret: string, da
     await sell(insurance.id, TAMIL_NAME, '+919811122244', data.tamil);
     const inCover = await sell(contract.id, LATIN_NAME, '+919811122233', data.latin);
     return { inCover: inCover.id, revoked: revoked.id, insurancePlan: insurance.id };
+  } finally {
+    await api.signOut().catch(() => undefined);
+  }
+}
+
+/** Package names near the longest a phone reports, for the family-care rules and its usage chart. */
+export const LONG_APPS = [
+  'in.gov.tamilnadu.samacheerkalvi.textbooks.standard_twelve.physics.volume_two',
+  'com.venkateswara.tiruchirappalli.mathematics_olympiad.preparation.offline',
+  'org.khanacademy.android',
+  'com.google.android.youtube',
+] as const;
+
+/**
+ * A child's phone sold family care on its own (no loan) to the Latin 60-character name: enrolled, with the strictest
+ * rules the form allows to read long (a limit each day, four bedtime windows, long package names allowed and blocked,
+ * locked for two hours), and three days of usage of long-named apps, reported by the phone. The demo seed gives this
+ * retailer no family-care keys: the operator tops one up first.
+ */
+export async function addLongFamilyCare(server: string, appSecret: string): Promise<number> {
+  await runOperator(server, appSecret, ['keys', `+91${RETAILER}`, String(PRODUCT_TYPE.FAMILYCARE), '1']);
+  const api = new RetailerApi(server, 'family care');
+  await api.signIn(`+91${RETAILER}`);
+  try {
+    const plans = await api.request<Array<{ id: number; product_id: number }>>('GET', '/api/customer/get_plans_familycare');
+    const plan = plans[0];
+    if (!plan) throw new Error('the organisation has no family-care plan');
+    const imei = randomImei();
+    const { customer } = await api.request<{ customer: { id: number } }>('POST', '/api/customer/plan-phone', {
+      first_name: LATIN_NAME.first, last_name: LATIN_NAME.last, mobile: '+919811122299', alt_mobile: '+919811122200',
+      device_brand: 'Samsung', device_model: 'Galaxy S25 Ultra Enterprise Edition 512GB Titanium', imei1: imei, provisioning_type: 0,
+      product_id: plan.product_id, plan_id: plan.id,
+    });
+    // The phone's clock starts two days back, so its week has three days of usage; the apps it is given are always
+    // allowed, so neither the lock nor bedtime keeps them closed.
+    const today = todayInIndia();
+    const clock = { now: Date.parse(`${addDays(today, -2)}T10:00:00+05:30`) };
+    const { qr_payload } = await api.request<{ qr_payload: string }>('GET', `/api/customer/generate_emm_code?customer_id=${customer.id}`);
+    const agent = new DeviceAgent({ store: new MemoryStore(), now: () => clock.now });
+    await agent.enrol(parseEnrolmentPayload(qr_payload), { imei1: imei }, [{ slot: 0, operator: 'BSNL Tamil Nadu Circle Postpaid 4G Plus', iccid: '89914500001234567899' }]);
+    agent.start();
+    try {
+      await api.request('POST', '/api/customer/familycare', {
+        customer_id: customer.id,
+        rules: {
+          daily_limit_minutes: [240, 90, 90, 90, 90, 90, 1440],
+          downtime: [{ start: '21:30', end: '06:30' }, { start: '13:00', end: '14:00' }, { start: '16:30', end: '17:15' }, { start: '19:00', end: '19:45' }],
+          allowed_apps: [...LONG_APPS.slice(0, 3), 'com.android.calculator2'],
+          blocked_apps: ['com.supercell.clashofclans.global_edition.battle_pass', 'com.example.game', LONG_APPS[3]],
+          lock_until: new Date(Date.now() + 2 * 3_600_000).toISOString(),
+        },
+      });
+      for (let i = 0; i < 100 && agent.snapshot().familyCare?.version !== 1; i++) await new Promise((r) => setTimeout(r, 100));
+      if (agent.snapshot().familyCare?.version !== 1) throw new Error('the family-care phone did not take its rules');
+      const use = (app: string, minutes: number) => {
+        agent.openApp(app);
+        clock.now += minutes * 60_000;
+        agent.tick();
+        agent.closeApp();
+      };
+      use(LONG_APPS[0], 95);
+      use(LONG_APPS[1], 40);
+      clock.now = Date.parse(`${addDays(today, -1)}T10:00:00+05:30`);
+      use(LONG_APPS[1], 130);
+      use(LONG_APPS[2], 25);
+      use('com.android.dialer', 12);
+      clock.now = Date.parse(`${today}T00:05:00+05:30`);
+      use(LONG_APPS[2], 20);
+      use(LONG_APPS[0], 7);
+      agent.reportUsage();
+      if (!(await agent.outboxEmpty(20_000))) throw new Error('the family-care phone could not report its usage');
+    } finally {
+      await agent.stop();
+    }
+    return customer.id;
   } finally {
     await api.signOut().catch(() => undefined);
   }

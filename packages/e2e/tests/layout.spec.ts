@@ -20,7 +20,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { ROUTES } from '../../console/src/shared/routes.ts';
-import { addLongAntihackingSales, addLongWarrantySales, createHeldPayment, createLongData, MPIN, RETAILER, TAMIL_NAME, settle, signedInScreens, trackRequests, navigateInApp, setPaymentGateway, uploadPaymentQr, LANGUAGES, type Data, type Lng } from './console-screens.ts';
+import { addLongAntihackingSales, addLongFamilyCare, addLongWarrantySales, createHeldPayment, createLongData, MPIN, RETAILER, TAMIL_NAME, settle, signedInScreens, trackRequests, navigateInApp, setPaymentGateway, uploadPaymentQr, LANGUAGES, type Data, type Lng } from './console-screens.ts';
 import { APP_SECRET, BASE_URL, GATEWAY_PORT } from '../playwright.config.ts';
 import { en, latestOtp, passMpin, text } from './fixtures.ts';
 
@@ -199,6 +199,8 @@ test.beforeAll(async ({ browser }) => {
   await addLongAntihackingSales(BASE_URL, APP_SECRET, data);
   // Extended warranties for the long-named customers: one in cover, one waiting, one cancelled.
   data.warranty = await addLongWarrantySales(BASE_URL, APP_SECRET, data);
+  // A child's phone on family care: its rules (long package names, four bedtime windows, a lock) and a week's usage chart.
+  data.familycare = await addLongFamilyCare(BASE_URL, APP_SECRET);
   // A gateway payment held for review (another amount paid than the order's), on the payments screen.
   await createHeldPayment(BASE_URL, APP_SECRET, GATEWAY_PORT, data.latin);
 

@@ -200,7 +200,14 @@ export function createAppRouter(store: AppStore) {
             {
               path: ROUTES.anti_theft,
               handle: handle('anti_theft', 'skeleton'),
-              lazy: async () => ({ Component: (await import('../features/devices/components/antitheft-screen.tsx')).AntitheftScreen }),
+              // The anti-theft phones with "Enrol a phone" (app/antitheft-route.tsx composes the features).
+              lazy: async () => ({ Component: (await import('./antitheft-route.tsx')).AntitheftRoute }),
+            },
+            {
+              path: ROUTES.familycare,
+              handle: handle('familycare', 'skeleton'),
+              // The family-care phones with "Enrol a phone" (app/familycare-route.tsx composes the features).
+              lazy: async () => ({ Component: (await import('./familycare-route.tsx')).FamilyCareRoute }),
             },
             {
               path: ROUTES.sim_changes,

@@ -45,6 +45,7 @@ export const TAG_TYPES = [
   'Antihacking',
   'Warranty',
   'Antitheft',
+  'FamilyCare',
 ] as const;
 export type ApiTagType = (typeof TAG_TYPES)[number];
 

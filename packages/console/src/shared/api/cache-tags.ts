@@ -27,6 +27,14 @@ export function tagsAfterScheduleEdit(customerId: number): CacheTag[] {
   return tagsAfterPayment(customerId).filter((tag) => typeof tag === 'string' || tag.type !== 'Payments');
 }
 
+/** The family-care screen's list (a customer's family-care reads are tagged with the customer's id). */
+export const FAMILY_CARE_LIST = { type: 'FamilyCare', id: 'LIST' } as const satisfies CacheTag;
+
+/** A family-care phone's rules, confirmation, cover or usage changed: its reads and the list. */
+export function tagsAfterFamilyCare(customerIds: readonly number[]): CacheTag[] {
+  return [...customerIds.map((id) => ({ type: 'FamilyCare' as const, id })), FAMILY_CARE_LIST];
+}
+
 /** The customer's own details or device changed: the profile and the list row. */
 export function tagsAfterCustomerEdit(customerId: number): CacheTag[] {
   return [{ type: 'Customer', id: customerId }, 'CustomerList'];

@@ -8,8 +8,18 @@ describe('tagsForEvent', () => {
     );
   });
 
-  it("a command's move refreshes only that customer's device panel, and the anti-theft list (lost mode)", () => {
-    expect(tagsForEvent({ type: 'device_command', customer_ids: [4, 9] })).toEqual([{ type: 'Device', id: 4 }, { type: 'Device', id: 9 }, 'Antitheft']);
+  it("a command's move refreshes only that customer's device panel and family care (rules confirmed), and the anti-theft and family-care lists", () => {
+    expect(tagsForEvent({ type: 'device_command', customer_ids: [4, 9] })).toEqual([
+      { type: 'Device', id: 4 }, { type: 'Device', id: 9 }, 'Antitheft', { type: 'FamilyCare', id: 4 }, { type: 'FamilyCare', id: 9 }, { type: 'FamilyCare', id: 'LIST' },
+    ]);
+  });
+
+  it("a family-care phone's usage report (or a rules change) refreshes only that phone's family care and the family-care list", () => {
+    expect(tagsForEvent({ type: 'family_usage', customer_ids: [6] })).toEqual([{ type: 'FamilyCare', id: 6 }, { type: 'FamilyCare', id: 'LIST' }]);
+  });
+
+  it("an enrolment or a renewal refreshes the family-care phone's section and the list", () => {
+    expect(tagsForEvent({ type: 'customer', customer_ids: [3] })).toEqual(expect.arrayContaining([{ type: 'FamilyCare', id: 3 }, { type: 'FamilyCare', id: 'LIST' }]));
   });
 
   it('a fired schedule refreshes the schedules list; a payment the same figures as paying here', () => {
@@ -50,7 +60,7 @@ describe('tagsForEvent', () => {
         tagsForEvent({ type: 'customer', customer_ids: [1] }), tagsForEvent({ type: 'device_command', customer_ids: [1] }), tagsForEvent({ type: 'schedule', customer_ids: [1] }),
         tagsForEvent({ type: 'emi', customer_ids: [1] }), tagsForEvent({ type: 'sim_change', customer_ids: [1] }), tagsForEvent({ type: 'batch', id: 'x' }), tagsForEvent({ type: 'dues' }),
         tagsForEvent({ type: 'network' }), tagsForEvent({ type: 'payment', customer_ids: [1] }), tagsForEvent({ type: 'payment_claim', customer_ids: [1] }),
-        tagsForEvent({ type: 'antihacking' }), tagsForEvent({ type: 'warranty' }),
+        tagsForEvent({ type: 'antihacking' }), tagsForEvent({ type: 'warranty' }), tagsForEvent({ type: 'family_usage', customer_ids: [1] }),
       ].flat().map((tag) => (typeof tag === 'string' ? tag : tag.type)),
     );
     for (const type of named) expect(TAGS_AFTER_GAP).toContain(type);
@@ -99,7 +109,7 @@ describe('startServerEvents', () => {
     const stop = startServerEvents(((action: unknown) => dispatched.push(action)) as never);
 
     const tagsOf = (action: unknown) => (action as { payload: unknown }).payload;
-    await vi.waitFor(() => expect(dispatched.map(tagsOf)).toEqual([[{ type: 'Device', id: 7 }, 'Antitheft']]), { timeout: 1000 });
+    await vi.waitFor(() => expect(dispatched.map(tagsOf)).toEqual([[{ type: 'Device', id: 7 }, 'Antitheft', { type: 'FamilyCare', id: 7 }, { type: 'FamilyCare', id: 'LIST' }]]), { timeout: 1000 });
     expect(fetch.mock.calls[0]![0]).toMatch(/\/api\/events$/);
     const headers = fetch.mock.calls[0]![1].headers as Record<string, string>;
     expect(headers.Authorization ?? headers.authorization).toMatch(/^Bearer /);

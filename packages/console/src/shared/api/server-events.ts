@@ -8,7 +8,7 @@ import { useSyncExternalStore } from 'react';
 import { APP_ORG_ID, HTTP_SESSION_INVALID } from '@kisht/domain/constants';
 import type { StreamEvent } from '@kisht/contract/events';
 import { api } from './api.ts';
-import { tagsAfterClaim, tagsAfterCustomerEdit, tagsAfterOrder, tagsAfterPayment, type CacheTag } from './cache-tags.ts';
+import { tagsAfterClaim, tagsAfterCustomerEdit, tagsAfterFamilyCare, tagsAfterOrder, tagsAfterPayment, type CacheTag } from './cache-tags.ts';
 import { buildRequestHeaders } from './headers.ts';
 import { readStored } from '../storage.ts';
 import { describeClient, storedDeviceDetails } from '../device-details.ts';
@@ -29,11 +29,12 @@ export const INVALIDATE_GATHER_MS = 250;
 export function tagsForEvent(event: StreamEvent): CacheTag[] {
   switch (event.type) {
     case 'customer':
-      // Enrolment, an edit or a settled lock: the profile, the list row, the counts and the device panel.
-      return [...event.customer_ids.flatMap((id) => [...tagsAfterCustomerEdit(id), { type: 'Device' as const, id }]), 'Dashboard', 'Antitheft'];
+      // Enrolment, an edit or a settled lock: the profile, the list row, the counts and the device panel (and a
+      // family-care phone's enrolment or renewal).
+      return [...event.customer_ids.flatMap((id) => [...tagsAfterCustomerEdit(id), { type: 'Device' as const, id }]), 'Dashboard', 'Antitheft', ...tagsAfterFamilyCare(event.customer_ids)];
     case 'device_command':
-      // A command the phone carried out may be lost mode: the anti-theft list shows it.
-      return [...event.customer_ids.map((id) => ({ type: 'Device' as const, id })), 'Antitheft'];
+      // A command the phone carried out may be lost mode (the anti-theft list) or family rules it now keeps.
+      return [...event.customer_ids.map((id) => ({ type: 'Device' as const, id })), 'Antitheft', ...tagsAfterFamilyCare(event.customer_ids)];
     case 'schedule':
       return event.customer_ids.flatMap((id) => [{ type: 'DeviceSchedule' as const, id }, { type: 'Device' as const, id }]);
     case 'emi':
@@ -56,6 +57,9 @@ export function tagsForEvent(event: StreamEvent): CacheTag[] {
     case 'warranty':
       // A warranty sold or revoked, or one of its claims raised or moved: the sales, their claims and certificates.
       return ['Warranty'];
+    case 'family_usage':
+      // A family-care phone reported its usage, or its rules changed: its section and the family-care list.
+      return tagsAfterFamilyCare(event.customer_ids);
     case 'payment_claim':
       // A new claim or a decision: the event does not say which, so a confirmed claim's payment is read again too.
       return tagsAfterClaim(event.customer_ids, true);
@@ -67,7 +71,7 @@ export function tagsForEvent(event: StreamEvent): CacheTag[] {
 /** Everything the stream covers, read again after a gap in which changes may have been missed. */
 export const TAGS_AFTER_GAP: CacheTag[] = [
   'Customer', 'CustomerList', 'Emi', 'Payments', 'Upcoming', 'Dashboard', 'Outstanding', 'Device', 'DeviceSchedule', 'SimChanges', 'Batch',
-  'Access', 'Network', 'KeyHistory', 'Balance', 'PaymentOrders', 'PaymentClaims', 'Antihacking', 'Warranty', 'Antitheft',
+  'Access', 'Network', 'KeyHistory', 'Balance', 'PaymentOrders', 'PaymentClaims', 'Antihacking', 'Warranty', 'Antitheft', 'FamilyCare',
 ];
 
 export interface SseMessage {

@@ -7,11 +7,11 @@ export interface ListFilterBarProps<F extends string> {
   typed: string;
   onType: (value: string) => void;
   placeholder: string;
-  /** The chips' group name for screen readers. */
-  groupLabel: string;
-  filters: ReadonlyArray<{ value: F; label: string }>;
-  state: F;
-  onChoose: (filter: F) => void;
+  /** The chips' group name for screen readers. A list searched only (the family-care phones) has no chips. */
+  groupLabel?: string;
+  filters?: ReadonlyArray<{ value: F; label: string }>;
+  state?: F;
+  onChoose?: (filter: F) => void;
 }
 
 export function ListFilterBar<F extends string>({ typed, onType, placeholder, groupLabel, filters, state, onChoose }: ListFilterBarProps<F>) {
@@ -28,13 +28,15 @@ export function ListFilterBar<F extends string>({ typed, onType, placeholder, gr
         value={typed}
         onChange={(event) => onType(event.target.value)}
       />
-      <div className="chips" role="group" aria-label={groupLabel}>
-        {filters.map((filter) => (
-          <button key={filter.value} type="button" className="chip" aria-pressed={state === filter.value} onClick={() => onChoose(filter.value)}>
-            {filter.label}
-          </button>
-        ))}
-      </div>
+      {filters && filters.length > 0 ? (
+        <div className="chips" role="group" aria-label={groupLabel}>
+          {filters.map((filter) => (
+            <button key={filter.value} type="button" className="chip" aria-pressed={state === filter.value} onClick={() => onChoose?.(filter.value)}>
+              {filter.label}
+            </button>
+          ))}
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -90,7 +90,10 @@ export function CustomerDetailsScreen({
 }) {
   const { t } = useTranslation();
   const customerId = parseCustomerId(useParams().customer_id);
-  const { data: profile, isLoading, isError, error, refetch } = useGetCustomerProfileQuery(customerId ?? 0, { skip: customerId === null });
+  // currentData: moving from one customer to another must not show (or ask for the EMIs of) the previous one's
+  // profile while the next loads; a phone on a plan alone has no EMIs to ask for.
+  const { currentData: profile, isFetching, isError, error, refetch } = useGetCustomerProfileQuery(customerId ?? 0, { skip: customerId === null });
+  const isLoading = !profile && isFetching;
   const [menuOpen, setMenuOpen] = useState(false);
   const [editing, setEditing] = useState<'imei' | 'details' | null>(null);
   const [checkStatusRequest, setCheckStatusRequest] = useState(0);

@@ -35,6 +35,7 @@ export const NAV_ITEMS: { to: string; label: string; icon: ReactNode; quick?: bo
   { to: ROUTES.retailer_payment_qr, label: 'nav.paymentQr', icon: <QrIcon /> },
   { to: ROUTES.payment_gateway, label: 'nav.paymentGateway', icon: <WalletIcon /> },
   { to: ROUTES.anti_theft, label: 'antitheft.list.title', icon: <ShieldIcon /> },
+  { to: ROUTES.familycare, label: 'familycare.list.title', icon: <UsersIcon /> },
   { to: ROUTES.sim_changes, label: 'simChanges.title', icon: <SimIcon /> },
   { to: ROUTES.activity, label: 'audit.title', icon: <ActivityIcon /> },
   { to: ROUTES.sessions, label: 'nav.sessions', icon: <DevicesIcon />, quick: true },

@@ -4,9 +4,8 @@
  * SIM change, and its customer details (settings, ringing, the lost-phone steps). Search and the state chip live in
  * the address; 20 a page; customer, command and SIM change events refresh it.
  */
-import { useMemo } from 'react';
-import { Link, useSearchParams } from 'react-router';
-import { PRODUCT_TYPE } from '@kisht/domain/constants';
+import { useMemo, type ComponentType } from 'react';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { AntitheftPhone } from '@kisht/contract/antitheft';
 import { formatDate, formatDateTime } from '@kisht/domain/format';
@@ -21,8 +20,6 @@ import { useListFilters } from '../../../shared/use-list-filters.ts';
 import { customerPath } from '../../../shared/routes.ts';
 import { useGetAntitheftPhonesInfiniteQuery } from '../api/antitheft-api.ts';
 import { ANTITHEFT_FILTERS, antitheftListArg, isAntitheftFilter, phoneBadge } from '../hooks/antitheft-list.ts';
-import { EnrolPlanPhoneLink } from '../../plan-phones/components/enrol-plan-phone-link.tsx';
-import { PlanPhoneScreen } from '../../plan-phones/components/plan-phone-screen.tsx';
 import './devices.css';
 
 function PhoneRow({ phone }: { phone: AntitheftPhone }) {
@@ -63,13 +60,8 @@ function PhoneRow({ phone }: { phone: AntitheftPhone }) {
   );
 }
 
-/** The list, or (`?enrol=1`) the form that sells a phone anti-theft on its own. */
-export function AntitheftScreen() {
-  const [params] = useSearchParams();
-  return params.get('enrol') === '1' ? <PlanPhoneScreen productType={PRODUCT_TYPE.ANTI_THEFT} /> : <AntitheftList />;
-}
-
-function AntitheftList() {
+/** `EnrolLink`: "Enrol a phone", the plan sold on its own (composed in by app/antitheft-route.tsx). */
+export function AntitheftScreen({ EnrolLink }: { EnrolLink?: ComponentType }) {
   const { t } = useTranslation();
   const { search, state, typed, setTyped, choose, filtered } = useListFilters(isAntitheftFilter);
 
@@ -80,7 +72,7 @@ function AntitheftList() {
   return (
     <Page title={t('antitheft.list.title')}>
       <p className="small">{t('antitheft.list.intro')}</p>
-      <EnrolPlanPhoneLink />
+      {EnrolLink ? <EnrolLink /> : null}
       <ListFilterBar
         typed={typed}
         onType={setTyped}
