@@ -14,6 +14,7 @@ export const StreamEvent = Type.Union([
   Type.Object({ type: Type.Literal('sim_change'), customer_ids: CustomerIds }, { description: 'a phone reported a SIM change' }),
   Type.Object({ type: Type.Literal('payment_claim'), customer_ids: CustomerIds }, { description: 'a customer pressed "I paid" on the lock screen, or a claim was confirmed or rejected' }),
   Type.Object({ type: Type.Literal('family_usage'), customer_ids: CustomerIds }, { description: 'a family-care phone reported its usage, or its rules changed' }),
+  Type.Object({ type: Type.Literal('notification') }, { description: 'a notification for you arrived, or yours were read on another device' }),
   Type.Object({ type: Type.Literal('batch'), id: Type.String({ format: 'uuid' }) }, { description: 'a bulk lock/unlock batch moved' }),
   Type.Object({ type: Type.Literal('dues') }, { description: "the organisation's daily dues run changed penalties and statuses" }),
   Type.Object({ type: Type.Literal('network') }, { description: 'you, a member above you or one below you changed: switches, block state, details or key balances' }),

@@ -70,6 +70,9 @@ import { antitheftRoutes } from './modules/antitheft/antitheft.routes.ts';
 import { createFamilyCareService } from './modules/familycare/familycare.service.ts';
 import { createFamilyCareRepository } from './modules/familycare/familycare.repository.ts';
 import { familyCareRoutes } from './modules/familycare/familycare.routes.ts';
+import { createNotificationsRepository } from './modules/notifications/notifications.repository.ts';
+import { createNotificationsService } from './modules/notifications/notifications.service.ts';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { createLicensesRepository } from './modules/licenses/licenses.repository.ts';
 import { createEmiRepository } from './modules/emi/emi.repository.ts';
 import { createEmiService } from './modules/emi/emi.service.ts';
@@ -254,6 +257,7 @@ export async function buildApp(config: Config, deps: AppDeps) {
   });
   await app.register(antitheftRoutes, { antitheft: createAntitheftService({ db, visible: (caller, id) => customers.visible(caller, id), licenses: createLicensesRepository(db), notify: events.notify }) });
   await app.register(dashboardRoutes, { dashboard: createDashboardRepository(db), catalogue });
+  await app.register(notificationsRoutes, { notifications: createNotificationsService({ notifications: createNotificationsRepository(db), notify: events.notify }) });
   const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
   const warn = (message: string, error?: unknown) => app.log.warn({ err: error }, message);
   const devicesRepository = createDevicesRepository(db);

@@ -9,7 +9,9 @@ import { isValidIdNumber, maskIdNumber, normaliseIdNumber, type IdType } from '@
 import { isActiveLoan } from '@kisht/domain/customer-status';
 import { isPlanOnlyProduct } from '@kisht/domain/plans';
 import { todayInIndia } from '@kisht/domain/format';
-import type { Database } from '../../db/database.ts';
+import type { Database, Queryable } from '../../db/database.ts';
+import { KEY_STOCK_LOW_MAX } from '@kisht/domain/key-stock';
+import { createNotificationsRepository } from '../notifications/notifications.repository.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../errors.ts';
 import type { ValidationRule } from '../../shared/messages.ts';
@@ -106,6 +108,7 @@ function scopedTo<Q extends CustomerListFilter>(caller: RequestAuth, query: Q): 
 
 export function createCustomersService(deps: CustomersServiceDeps) {
   const { db, customers, licenses, catalogue } = deps;
+  const notices = createNotificationsRepository(db);
 
   /** A customer of the caller's network that the caller may see, or NOT_FOUND (also for other networks' ids). */
   async function visible(caller: RequestAuth, id: number): Promise<CustomerRow> {
@@ -113,6 +116,15 @@ export function createCustomersService(deps: CustomersServiceDeps) {
     const own = ownRetailerOf(caller);
     if (!row || (own !== null && row.retailer_id !== own)) throw new AppError('NOT_FOUND');
     return row;
+  }
+
+  /**
+   * The member's bell when an enrolment takes its stock of a type into the dashboard's amber (KEY_STOCK_LOW_MAX left)
+   * or to none: once on the way down, not at every key (issue 14).
+   */
+  async function tellLowKeys(userId: number, productType: number, left: number, q: Queryable): Promise<number[]> {
+    if (left !== KEY_STOCK_LOW_MAX && left !== 0) return [];
+    return notices.toMember(userId, 'keys_low', { product_type: productType, balance: left }, q);
   }
 
   return {
@@ -165,7 +177,7 @@ export function createCustomersService(deps: CustomersServiceDeps) {
       if (problems.length > 0 || !product) throw new AppError('VALIDATION_FAILED', { details: problems });
 
       const schedule = generateSchedule(terms);
-      const { id, left } = await db
+      const { id, left, told } = await db
         .transaction(async (tx) => {
           const customerId = await customers.insert({
             org_id: caller.orgId, account_id: caller.accountId, retailer_id: caller.userId,
@@ -196,7 +208,7 @@ export function createCustomersService(deps: CustomersServiceDeps) {
           }
           const keysLeft = await licenses.consume(caller.userId, product.product_type, customerId, tx);
           if (keysLeft === null) throw new AppError('NO_LICENSE_KEY');
-          return { id: customerId, left: keysLeft };
+          return { id: customerId, left: keysLeft, told: await tellLowKeys(caller.userId, product.product_type, keysLeft, tx) };
         })
         .catch((error: unknown) => {
           if (isUniqueViolation(error)) throw new AppError('IMEI_IN_USE');
@@ -204,6 +216,7 @@ export function createCustomersService(deps: CustomersServiceDeps) {
         });
       deps.notify?.({ type: 'customer', customer_ids: [id] }); // events
       deps.notify?.({ type: 'network', user_ids: [caller.userId] }); // one key fewer: the key stock and histories
+      if (told.length > 0) deps.notify?.({ type: 'notification', user_ids: told });
       return { customer: toCustomerProfile(await visible(caller, id)), keys_left: left };
     },
 
@@ -226,7 +239,7 @@ export function createCustomersService(deps: CustomersServiceDeps) {
       if (body.alt_mobile && body.alt_mobile === body.mobile) problems.push({ field: 'alt_mobile', message: "must differ from the phone's own number", rule: 'alt_mobile_same' });
       if (problems.length > 0 || !product) throw new AppError('VALIDATION_FAILED', { details: problems });
 
-      const { id, left } = await db
+      const { id, left, told } = await db
         .transaction(async (tx) => {
           const customerId = await customers.insert({
             org_id: caller.orgId, account_id: caller.accountId, retailer_id: caller.userId,
@@ -243,7 +256,7 @@ export function createCustomersService(deps: CustomersServiceDeps) {
           await customers.claimImeis(customerId, imeis, tx);
           const keysLeft = await licenses.consume(caller.userId, product.product_type, customerId, tx);
           if (keysLeft === null) throw new AppError('NO_LICENSE_KEY');
-          return { id: customerId, left: keysLeft };
+          return { id: customerId, left: keysLeft, told: await tellLowKeys(caller.userId, product.product_type, keysLeft, tx) };
         })
         .catch((error: unknown) => {
           if (isUniqueViolation(error)) throw new AppError('IMEI_IN_USE');
@@ -251,6 +264,7 @@ export function createCustomersService(deps: CustomersServiceDeps) {
         });
       deps.notify?.({ type: 'customer', customer_ids: [id] }); // events
       deps.notify?.({ type: 'network', user_ids: [caller.userId] });
+      if (told.length > 0) deps.notify?.({ type: 'notification', user_ids: told });
       return { customer: toCustomerProfile(await visible(caller, id)), keys_left: left };
     },
 

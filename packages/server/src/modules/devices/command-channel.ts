@@ -13,6 +13,7 @@ import { deviceIdOfEventTopic } from '@kisht/protocol/topics';
 import type { Database, Queryable } from '../../db/database.ts';
 import type { CheckInState, CommandRow, DeviceRow, DevicesRepository } from './devices.repository.ts';
 import type { Notify } from '../events/events.bus.ts';
+import { createNotificationsRepository } from '../notifications/notifications.repository.ts';
 import { groupRunner, type Settled } from '../../shared/groups.ts';
 
 /** How far back a usage report may name its day: a phone offline for a week still reports its days. */
@@ -37,6 +38,9 @@ export function usageReport(event: { day?: unknown; apps?: unknown }, today: str
   if ([...apps.values()].reduce((sum, seconds) => sum + seconds, 0) > 86_400) return null;
   return { day: event.day, apps: [...apps].map(([app, seconds]) => ({ app, seconds })) };
 }
+
+/** Commands whose failure or expiry the shop is told of: its own actions, and what a SIM change set off. */
+const TOLD_ORIGINS = new Set(['retailer', 'sim_change']);
 
 /** Delivers a sealed command to a device over its channel; resolves when the broker (or vendor) has it. */
 export type Transport = (device: Pick<DeviceRow, 'id' | 'channel'>, sealed: string, command: CommandRow) => Promise<void>;
@@ -102,6 +106,7 @@ export function createCommandChannel(deps: {
   notify?: Notify;
 }) {
   const { db, devices } = deps;
+  const notices = createNotificationsRepository(db);
 
   // events: the customers whose commands moved, their batches, and the profile when a lock or removal settled.
   function changed(rows: readonly CommandRow[]): void {
@@ -216,10 +221,31 @@ export function createCommandChannel(deps: {
   async function advance(deviceId: string, commandId: string, state: 'delivered' | 'done' | 'failed', result: unknown, guard?: (tx: Queryable) => Promise<boolean>): Promise<CommandRow | undefined | null> {
     const outcome = await db.transaction(async (tx) => {
       if (guard && !(await guard(tx))) return null;
-      return { row: await advanceIn(deviceId, commandId, state, result, tx) };
+      const row = await advanceIn(deviceId, commandId, state, result, tx);
+      return { row, told: row ? await tellEnds([row], tx) : [] };
     });
     if (outcome?.row) afterCommit([outcome.row]);
+    if (outcome) told(outcome.told);
     return outcome ? outcome.row : null;
+  }
+
+  /**
+   * A command the shop asked for (or a SIM change set off) that failed on the phone or expired before reaching it:
+   * its seller and those above are told, in the transaction that records it (issue 14). A schedule's, the dues
+   * policy's or a bulk batch's have their own screens. Answers the members told.
+   */
+  async function tellEnds(rows: readonly CommandRow[], tx: Queryable): Promise<number[]> {
+    const users = new Set<number>();
+    for (const row of rows) {
+      if ((row.state !== 'failed' && row.state !== 'expired') || !TOLD_ORIGINS.has(row.origin)) continue;
+      const error = typeof row.result?.error === 'string' ? row.result.error.slice(0, 200) : null;
+      for (const id of await notices.aboutCustomer(row.customer_id, row.state === 'failed' ? 'command_failed' : 'command_expired', { command: row.type, error }, tx)) users.add(id);
+    }
+    return [...users];
+  }
+
+  function told(userIds: readonly number[]): void {
+    if (userIds.length > 0) deps.notify?.({ type: 'notification', user_ids: [...userIds] }); // events
   }
 
   /** The forward-only step and what a finished command changes, inside the caller's transaction. */
@@ -316,7 +342,7 @@ export function createCommandChannel(deps: {
   }
 
   async function takeAckGroup(reports: AckReport[]): Promise<Array<'taken' | 'ignored'>> {
-    const { taken, rows } = await db.transaction(async (tx) => {
+    const { taken, rows, tellUsers } = await db.transaction(async (tx) => {
       const highest = await devices.lockEventNumbers([...new Set(reports.map((r) => r.device.id))].sort(), tx);
       const raised = new Map<string, number>();
       const taken = reports.map((r) => {
@@ -350,9 +376,10 @@ export function createCommandChannel(deps: {
       await devices.setLockStatuses([...lockDone.values()], tx);
       // Anything else that finished (a release, a location, a SIM list, a toggle) as for a single report.
       for (const row of moved) if (row.state === 'done' && row.type !== 'lock' && row.type !== 'unlock') await applyDone(row, tx);
-      return { taken, rows: moved };
+      return { taken, rows: moved, tellUsers: await tellEnds(moved, tx) };
     });
     afterCommit(rows);
+    told(tellUsers);
     groupStats.groups++;
     groupStats.reports += reports.length;
     return taken.map((t) => (t ? 'taken' : 'ignored'));
@@ -449,8 +476,12 @@ export function createCommandChannel(deps: {
      * and expires old ones.
      */
     async sweep(olderThanSeconds = 5, unconfirmedSeconds = UNCONFIRMED_REPUBLISH_SECONDS): Promise<{ republished: number; expired: number; repeated: number }> {
-      const expiredRows = await devices.expire();
+      const { expiredRows, tellUsers } = await db.transaction(async (tx) => {
+        const expiredRows = await devices.expire(tx);
+        return { expiredRows, tellUsers: await tellEnds(expiredRows, tx) };
+      });
       changed(expiredRows); // events
+      told(tellUsers);
       const expired = expiredRows.length;
       const publishAll = async (rows: CommandRow[], mark: (ids: string[]) => Promise<void>): Promise<number> => {
         const byDevice = groupByDevice(rows);

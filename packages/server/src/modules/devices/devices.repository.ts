@@ -273,8 +273,8 @@ export function createDevicesRepository(db: Queryable) {
       if (ids.length) await db.query('UPDATE device_commands SET last_sent_at = now(), republish_count = republish_count + 1 WHERE id = ANY($1::uuid[])', [ids]);
     },
 
-    async expire(): Promise<CommandRow[]> {
-      return (await db.query<CommandRow>(
+    async expire(q: Queryable = db): Promise<CommandRow[]> {
+      return (await q.query<CommandRow>(
         `UPDATE device_commands SET state = 'expired', finished_at = now()
           WHERE state IN ('queued', 'sent', 'delivered') AND expires_at <= now() RETURNING ${COMMAND_COLUMNS}`,
       )).rows;

@@ -28,6 +28,7 @@ import type { DeviceAccounts } from '../../broker/dynsec.ts';
 import { issueEnrolmentToken, sha256 } from './enrolment.ts';
 import type { Notify } from '../events/events.bus.ts';
 import type { SmsQueue } from '../sms-queue/sms-queue.worker.ts';
+import { createNotificationsRepository } from '../notifications/notifications.repository.ts';
 import { createAntitheftRepository } from '../antitheft/antitheft.repository.ts';
 import { simAlertFor } from '../antitheft/sim-alert.ts';
 
@@ -86,6 +87,7 @@ export function createDevicesService(deps: {
 }) {
   const { db, devices, agent } = deps;
   const antitheft = createAntitheftRepository(db);
+  const notices = createNotificationsRepository(db);
   const bulkChunk = deps.bulkChunk ?? 500;
 
   /** A claim older than this is no longer news to the customer: the lock screen leaves it out. */
@@ -204,10 +206,13 @@ export function createDevicesService(deps: {
         ? null
         : await channel.write({ device, type: 'lock', payload: { lock_screen: await lockScreen(device.customer_id, tx) }, createdBy: device.account_id, origin: 'sim_change' }, tx);
       const lost = alert?.lostMode ? await channel.write({ device, type: 'antitheft_lost_mode', payload: alert.lostMode, createdBy: device.account_id, origin: 'sim_change' }, tx) : null;
-      return { lock, lost, texted: texts.length > 0 };
+      // The shop's bell, whatever the product (issue 14): the operator of the SIM now in the phone, where it says.
+      const told = await notices.aboutCustomer(device.customer_id, 'sim_change', { operator: newSims.find((sim) => sim.operator)?.operator ?? null }, tx);
+      return { lock, lost, texted: texts.length > 0, told };
     });
     if (written === 'seen') return false;
     deps.notify?.({ type: 'sim_change', customer_ids: [device.customer_id] }); // events
+    deps.notify?.({ type: 'notification', user_ids: written.told });
     if (written.texted) await deps.sms!.afterEnqueue();
     for (const command of [written.lock, written.lost]) if (command?.fresh) await channel.publish(device, command.row);
     return true;

@@ -24,7 +24,9 @@ export type ChangeEvent =
   /** An anti-hacking plan was sold, activated on the phone or revoked: the sessions that list that seller's sales. */
   | { type: 'antihacking'; account_id: number; retailer_id: number }
   /** An extended warranty was sold or revoked, or one of its claims moved: the sessions that list that seller's sales. */
-  | { type: 'warranty'; account_id: number; retailer_id: number };
+  | { type: 'warranty'; account_id: number; retailer_id: number }
+  /** Notifications arrived for these members, or one of them read theirs: their own sessions only. */
+  | { type: 'notification'; user_ids: number[] };
 
 /** The emitters' side: fire and forget, never throws (a lost event costs a refetch, not the write). */
 export type Notify = (event: ChangeEvent) => void;

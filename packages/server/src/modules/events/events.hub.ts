@@ -146,6 +146,10 @@ export function createEventHub(options: EventHubOptions) {
       }
     }
 
+    // Notifications: their recipients' own sessions, whatever else they see.
+    const recipients = new Set(changes.flatMap((c) => (c.type === 'notification' ? c.user_ids : [])));
+    if (recipients.size > 0) for (const stream of streams) if (recipients.has(stream.caller.userId)) add(stream, { type: 'notification' });
+
     for (const [stream, list] of out) {
       if (streams.has(stream)) stream.sink.send(list.map(SSE_EVENT).join(''));
     }

@@ -11,6 +11,7 @@ import { csvLine } from '../../shared/csv.ts';
 import type { RequestAuth } from '../../plugins/route-config.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import type { Notify } from '../events/events.bus.ts';
+import { createNotificationsRepository } from '../notifications/notifications.repository.ts';
 import type { MemberRow, NetworkRepository, NodeRow, TransferRow } from './network.repository.ts';
 
 export interface NetworkServiceDeps {
@@ -48,6 +49,13 @@ export function createNetworkService(deps: NetworkServiceDeps) {
   const changed = (...userIds: Array<number | null>) => deps.notify?.({ type: 'network', user_ids: userIds.filter((id): id is number => id !== null) });
   /** Switches or a block changed below these members: every node reads its cached sessions again. */
   const accessChanged = (userId: number) => deps.notify?.({ type: 'network', user_ids: [userId], access: true });
+
+  const notices = createNotificationsRepository(db);
+  /** The answer without the members a notification went to. */
+  const withoutTold = (transfer: KeyTransfer & { told?: number[] }): KeyTransfer => {
+    const { told: _told, ...rest } = transfer;
+    return rest;
+  };
 
   async function self(caller: RequestAuth, q: Queryable = db): Promise<NodeRow> {
     const node = await network.node(caller.userId, q);
@@ -188,10 +196,15 @@ export function createNetworkService(deps: NetworkServiceDeps) {
           return toTransfer(row);
         }
         if (row.state === 'done' && !(await network.move(row, tx))) throw new AppError('NOT_ENOUGH_KEYS');
-        return toTransfer(row);
+        // The other side's bell (issue 14): a parent asked for keys, or keys arrived.
+        const told = row.kind === 'request'
+          ? await notices.keys(from, 'key_request', me.id, row.quantity, row.product_type, tx)
+          : await notices.keys(to, 'keys_received', me.id, row.quantity, row.product_type, tx);
+        return { ...toTransfer(row), told };
       });
       changed(transfer.from_user_id, transfer.to_user_id);
-      return transfer;
+      if ('told' in transfer && transfer.told) deps.notify?.({ type: 'notification', user_ids: transfer.told });
+      return withoutTold(transfer);
     },
 
     /** The parent approves (keys move now, if it still holds them) or rejects a child's request. */
@@ -208,10 +221,11 @@ export function createNetworkService(deps: NetworkServiceDeps) {
         const price = await network.priceOf(caller.userId, row.product_type, tx);
         const done = await network.decide(id, 'done', caller.userId, price, tx);
         if (!(await network.move(done, tx))) throw new AppError('NOT_ENOUGH_KEYS');
-        return toTransfer(done);
+        return { ...toTransfer(done), told: await notices.keys(done.to_user_id, 'keys_received', caller.userId, done.quantity, done.product_type, tx) };
       });
       changed(transfer.from_user_id, transfer.to_user_id);
-      return transfer;
+      if ('told' in transfer && transfer.told) deps.notify?.({ type: 'notification', user_ids: transfer.told });
+      return withoutTold(transfer);
     },
 
     /** A member's key history (the caller's own, or a member's below it). */

@@ -9,6 +9,7 @@ import type { RequestAuth } from '../../plugins/route-config.ts';
 import type { ClaimDecisionBody, DeviceClaimBody, DevicePayOrder, PaymentClaimList, PaymentClaimQuery, PaymentClaimView, PaymentOrderView } from '@kisht/contract/payments';
 import type { Static } from 'typebox';
 import type { Notify } from '../events/events.bus.ts';
+import { createNotificationsRepository } from '../notifications/notifications.repository.ts';
 import type { CustomersService } from '../customers/customers.service.ts';
 import type { EmiService } from '../emi/emi.service.ts';
 import type { OrgRepository } from '../config/org.repository.ts';
@@ -51,6 +52,7 @@ export function createPaymentClaimsService(deps: {
   limits?: ClaimLimits;
 }) {
   const { db, claims } = deps;
+  const notices = createNotificationsRepository(db);
   const limits = deps.limits ?? CLAIM_LIMITS;
 
   async function view(id: number): Promise<PaymentClaimView> {
@@ -65,7 +67,7 @@ export function createPaymentClaimsService(deps: {
     async claim(device: DeviceRow, body: Static<typeof DeviceClaimBody>): Promise<PaymentClaimView> {
       const amount = body.amount_paise ?? null;
       const reference = body.reference ?? null;
-      const { id, changed } = await db.transaction(async (tx) => {
+      const { id, changed, told } = await db.transaction(async (tx): Promise<{ id: number; changed: boolean; told?: number[] }> => {
         await claims.lockCustomer(device.customer_id, tx);
         const open = await claims.open(device.customer_id, tx);
         if (open) {
@@ -78,9 +80,12 @@ export function createPaymentClaimsService(deps: {
         }
         const recent = await claims.openedWithin(device.customer_id, 24, tx);
         if (recent.count >= limits.claimsPerDay) throw new AppError('RATE_LIMITED', { retry_after_seconds: recent.frees_in_seconds });
-        return { id: await claims.insert({ customer_id: device.customer_id, account_id: device.account_id, device_id: device.id, amount_paise: amount, reference }, tx), changed: true };
+        const id = await claims.insert({ customer_id: device.customer_id, account_id: device.account_id, device_id: device.id, amount_paise: amount, reference }, tx);
+        // A new claim waits for the shop: its bell rings (issue 14); a press folded into an open claim does not ring again.
+        return { id, changed: true, told: await notices.aboutCustomer(device.customer_id, 'payment_claim', { amount_paise: amount }, tx) };
       });
       if (changed) deps.notify?.({ type: 'payment_claim', customer_ids: [device.customer_id] }); // events
+      if (told?.length) deps.notify?.({ type: 'notification', user_ids: told });
       return view(id);
     },
 

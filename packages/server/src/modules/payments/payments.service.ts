@@ -18,6 +18,7 @@ import { ownRetailerOf } from '../customers/customers.repository.ts';
 import type { CustomersService } from '../customers/customers.service.ts';
 import type { NetworkRepository } from '../network/network.repository.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
+import { createNotificationsRepository } from '../notifications/notifications.repository.ts';
 import type { Notify } from '../events/events.bus.ts';
 import type { GatewayEvent, GatewayOrderRequest, PaymentGateway } from '../../providers/payments/payment-gateway.ts';
 import type { EventRow, NewOrder, OrderListRow, OrderRow, PaymentsRepository } from './payments.repository.ts';
@@ -99,10 +100,11 @@ const toView = (row: OrderListRow): PaymentOrderView => ({
 const invalid = (field: string, message: string) => new AppError('VALIDATION_FAILED', { details: [{ field, message, rule: 'required' }] });
 
 /** What applying one event did, for the work after commit. */
-interface Applied { outcome: string; order: OrderRow | null; credited: boolean }
+interface Applied { outcome: string; order: OrderRow | null; credited: boolean; told?: number[] }
 
 export function createPaymentsService(deps: PaymentsServiceDeps) {
   const { db, payments, gateway, network, users, log } = deps;
+  const notices = createNotificationsRepository(db);
   const today = deps.today ?? (() => todayInIndia());
 
   async function view(id: string): Promise<PaymentOrderView> {
@@ -284,13 +286,16 @@ export function createPaymentsService(deps: PaymentsServiceDeps) {
       return done('held', order, payment.id);
     }
     await payments.settle(order.id, { status: 'paid', heldReason: null, gatewayPaymentId: payment.id, paymentId: result.paymentRow ?? null, transferId: result.transferId ?? null }, tx);
-    return done('credited', order, payment.id, true);
+    // A customer's payment tells the shop's bell (issue 14); a key order is the retailer's own purchase.
+    const told = order.customer_id !== null ? await notices.aboutCustomer(order.customer_id, 'payment_received', { amount_paise: payment.amountPaise }, tx) : [];
+    return { ...(await done('credited', order, payment.id, true)), told };
   }
 
   /** After commit: open screens refresh, and a paid-up phone the dues policy locked unlocks now. */
   async function afterApply(applied: Applied): Promise<void> {
     const order = applied.order;
     if (!order || applied.outcome === 'duplicate' || applied.outcome === 'unknown_order' || applied.outcome === 'unreadable') return;
+    if (applied.told?.length) deps.notify?.({ type: 'notification', user_ids: applied.told });
     if (order.customer_id !== null) {
       deps.notify?.({ type: 'payment', customer_ids: [order.customer_id] });
       if (applied.credited) {

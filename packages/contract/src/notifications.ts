@@ -1,0 +1,51 @@
+/**
+ * Notifications for retailers (issue 14): what a retailer needs to act on in time, kept per recipient, read and unread.
+ * Each names what it is about by ids; the console words it in the user's language and opens the screen concerned.
+ */
+import { Type, type Static } from 'typebox';
+import { Nullable } from './envelope.ts';
+import { Id, Page } from './fields.ts';
+
+export const NOTIFICATION_KINDS = [
+  'sim_change', 'command_failed', 'command_expired', 'payment_received', 'payment_claim', 'key_request', 'keys_received', 'keys_low',
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+export const NotificationListQuery = Type.Object({
+  page: Page,
+  limit: Type.Integer({ minimum: 1, maximum: 50, default: 20 }),
+  unread: Type.Optional(Type.Boolean({ description: 'only the unread ones' })),
+});
+export type NotificationListQuery = Static<typeof NotificationListQuery>;
+
+export const Notification = Type.Object({
+  id: Type.Integer(),
+  kind: Type.Unsafe<NotificationKind>({ type: 'string', enum: [...NOTIFICATION_KINDS] }),
+  /** The customer it is about, with the name to show; null for the network's own (keys). */
+  customer_id: Nullable(Type.Integer()),
+  customer_name: Nullable(Type.String()),
+  /** What the words need, by kind: amount_paise, command, product_type, count, from_name, balance. */
+  data: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()])),
+  created_at: Type.String(),
+  read: Type.Boolean(),
+});
+export type Notification = Static<typeof Notification>;
+
+export const NotificationPage = Type.Object({
+  items: Type.Array(Notification),
+  /** Unread notifications in all (the bell's count). */
+  unread: Type.Integer(),
+  has_more: Type.Boolean(),
+  page: Type.Integer(),
+  limit: Type.Integer(),
+});
+export type NotificationPage = Static<typeof NotificationPage>;
+
+export const NotificationReadBody = Type.Object({
+  /** These; omitted: every notification of the caller. */
+  ids: Type.Optional(Type.Array(Id, { minItems: 1, maxItems: 100, uniqueItems: true })),
+}, { additionalProperties: false });
+export type NotificationReadBody = Static<typeof NotificationReadBody>;
+
+export const NotificationCount = Type.Object({ unread: Type.Integer() });
+export type NotificationCount = Static<typeof NotificationCount>;

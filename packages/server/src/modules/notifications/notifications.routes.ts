@@ -1,0 +1,30 @@
+/** Notifications for retailers (issue 14): the caller's own, paged; the bell's count; marking read. */
+import { ErrorReply, Ok } from '@kisht/contract/envelope';
+import { NotificationCount, NotificationListQuery, NotificationPage, NotificationReadBody } from '@kisht/contract/notifications';
+import type { App } from '../../shared/types.ts';
+import { ok } from '../../shared/reply.ts';
+import { authOf, SIGNED_IN } from '../../plugins/route-config.ts';
+import type { NotificationsService } from './notifications.service.ts';
+
+const errors = { 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 511: ErrorReply };
+const tags = ['notifications'];
+const security = [{ bearer: [] }];
+
+export async function notificationsRoutes(app: App, opts: { notifications: NotificationsService }) {
+  const { notifications } = opts;
+
+  app.get('/api/notifications', {
+    config: { callers: SIGNED_IN, scope: 'own' },
+    schema: { tags, security, querystring: NotificationListQuery, response: { 200: Ok(NotificationPage), ...errors }, summary: 'Your notifications, newest first, with the unread count (only the unread ones with unread=true)' },
+  }, async (request) => ok(request, await notifications.page(authOf(request), request.query)));
+
+  app.get('/api/notifications/count', {
+    config: { callers: SIGNED_IN, scope: 'own' },
+    schema: { tags, security, response: { 200: Ok(NotificationCount), ...errors }, summary: "The bell's count: your unread notifications" },
+  }, async (request) => ok(request, await notifications.count(authOf(request))));
+
+  app.post('/api/notifications/read', {
+    config: { callers: SIGNED_IN, scope: 'own' },
+    schema: { tags, security, body: NotificationReadBody, response: { 200: Ok(NotificationCount), ...errors }, summary: 'Mark your notifications read: these ids, or all of them without ids (ids of others change nothing)' },
+  }, async (request) => ok(request, await notifications.markRead(authOf(request), request.body)));
+}
