@@ -8,6 +8,7 @@ import { Id, Page } from './fields.ts';
 
 export const NOTIFICATION_KINDS = [
   'sim_change', 'command_failed', 'command_expired', 'payment_received', 'payment_claim', 'key_request', 'keys_received', 'keys_low',
+  'phone_offline', 'dues_run',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -24,7 +25,11 @@ export const Notification = Type.Object({
   /** The customer it is about, with the name to show; null for the network's own (keys). */
   customer_id: Nullable(Type.Integer()),
   customer_name: Nullable(Type.String()),
-  /** What the words need, by kind: amount_paise, command, product_type, count, from_name, balance. */
+  /**
+   * What the words need, by kind: sim_change {operator}; command_failed/command_expired {command, error}; payment_received
+   * {amount_paise}; payment_claim {amount_paise}; key_request/keys_received {from_name, count, product_type}; keys_low
+   * {product_type, balance}; phone_offline {days}; dues_run {instalments, amount_paise} (overdue in the network today).
+   */
   data: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()])),
   created_at: Type.String(),
   read: Type.Boolean(),

@@ -304,7 +304,7 @@ export async function buildApp(config: Config, deps: AppDeps) {
   // generate_emm_code answers AMAPI customers with the Android Management API's QR.
   devicesService.amapiQr = (caller, customer) => amapi.qrFor(customer);
   broker.allowDevices?.((deviceId, password) => devicesService.checkCredentials(deviceId, password));
-  const policies = createDevicePolicies({ db, devices: devicesRepository, channel: devicesService.channel, lockScreen: devicesService.lockScreen });
+  const policies = createDevicePolicies({ db, devices: devicesRepository, channel: devicesService.channel, lockScreen: devicesService.lockScreen, notify: events.notify });
   let lastPlanReleaseSweep = 0;
   const deviceWork = async () => {
     await devicesService.channel.sweep();
@@ -313,10 +313,11 @@ export async function buildApp(config: Config, deps: AppDeps) {
     await devicesService.runSchedules();
     await policies.handleEvents();
     await policies.unlockPaid();
-    // Plans end by the day: a look every few minutes is soon enough, and keeps the sweep's own work small.
+    // Plans end and phones fall silent by the day: a look every few minutes is soon enough, and keeps the sweep small.
     if (Date.now() - lastPlanReleaseSweep >= PLAN_RELEASE_SWEEP_MS) {
       lastPlanReleaseSweep = Date.now();
       await policies.releaseEndedPlans(todayInIndia());
+      await policies.tellSilentPhones();
     }
   };
   const stopDeviceWork = config.DEVICE_SWEEP_SECONDS > 0 ? startRepeating(deviceWork, config.DEVICE_SWEEP_SECONDS * 1000, (error) => app.log.error({ err: error }, 'device sweep failed')) : () => undefined;

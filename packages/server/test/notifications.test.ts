@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_STOCK_LOW_MAX } from '@kisht/domain/key-stock';
+import { todayInIndia } from '@kisht/domain/format';
 import { MEENA, RAVI, SUNITA, type TestApp } from './harness.ts';
 import { startDeviceApp, type deviceFixtures } from './device-fixtures.ts';
 
@@ -107,5 +108,40 @@ describe('notifications', () => {
     const low = (await page(sunita)).items.filter((i) => i.kind === 'keys_low');
     expect(low.map((i) => i.data)).toEqual([{ product_type: 0, balance: KEY_STOCK_LOW_MAX }]);
     expect((await page(ravi)).items.map((i) => i.kind)).not.toContain('keys_low');
+  });
+
+  it('tell a phone silent for three days once per silence, and the dues run what is overdue across the network', async () => {
+    const { customer, device } = await f.phone();
+    await f.checkIn(device, {});
+    await t.db.query("UPDATE devices SET last_check_in_at = now() - interval '4 days' WHERE id = $1", [device.device_id]);
+    await t.services.policies.tellSilentPhones();
+    await t.services.policies.tellSilentPhones();
+    const silent = (await page(ravi)).items.filter((i) => i.kind === 'phone_offline' && i.customer_id === customer.id);
+    expect(silent.map((i) => i.data)).toEqual([{ days: 4 }]);
+    // It checked in, then fell silent again: a new silence, told again.
+    await f.checkIn(device, {});
+    // (Time moved on: the telling was before that check-in, which was over three days ago.)
+    await t.db.query("UPDATE devices SET last_check_in_at = now() - interval '3 days 1 hour', offline_told_at = now() - interval '4 days' WHERE id = $1", [device.device_id]);
+    await t.services.policies.tellSilentPhones();
+    expect((await page(ravi)).items.filter((i) => i.kind === 'phone_offline' && i.customer_id === customer.id)).toHaveLength(2);
+
+    // An instalment past due in Ravi's network: the day's run tells Ravi (the network's top), not Sunita.
+    await t.db.query(
+      `UPDATE emi_instalments SET due_date = (now() AT TIME ZONE 'Asia/Kolkata')::date - 3 WHERE id = (SELECT min(id) FROM emi_instalments WHERE customer_id = $1)`,
+      [customer.id],
+    );
+    await t.db.query(`INSERT INTO dues_summaries (account_id, retailer_id, due_date, slot, instalments, outstanding_paise)
+                      SELECT c.account_id, c.retailer_id, (now() AT TIME ZONE 'Asia/Kolkata')::date - 3, 0, 1, 100000 FROM customers c WHERE c.id = $1
+                      ON CONFLICT (account_id, retailer_id, due_date, slot) DO UPDATE SET instalments = dues_summaries.instalments + 1, outstanding_paise = dues_summaries.outstanding_paise + 100000`,
+      [customer.id]);
+    const day = todayInIndia();
+    await t.services.dues.runDue(day);
+    const dues = (await page(ravi)).items.filter((i) => i.kind === 'dues_run');
+    expect(dues).toHaveLength(1);
+    expect(Number(dues[0]!.data.instalments)).toBeGreaterThanOrEqual(1);
+    expect((await page(sunita)).items.map((i) => i.kind)).not.toContain('dues_run');
+    // A second call the same day runs nothing and tells nothing.
+    await t.services.dues.runDue(day);
+    expect((await page(ravi)).items.filter((i) => i.kind === 'dues_run')).toHaveLength(1);
   });
 });

@@ -5,7 +5,7 @@ CREATE TABLE notifications (
   id           bigserial PRIMARY KEY,
   user_id      integer NOT NULL REFERENCES users(id),
   account_id   integer NOT NULL REFERENCES users(id),
-  kind         text NOT NULL CHECK (kind IN ('sim_change', 'command_failed', 'command_expired', 'payment_received', 'payment_claim', 'key_request', 'keys_received', 'keys_low')),
+  kind         text NOT NULL CHECK (kind IN ('sim_change', 'command_failed', 'command_expired', 'payment_received', 'payment_claim', 'key_request', 'keys_received', 'keys_low', 'phone_offline', 'dues_run')),
   customer_id  integer REFERENCES customers(id),
   data         jsonb NOT NULL DEFAULT '{}',
   created_at   timestamptz NOT NULL DEFAULT now(),
@@ -13,3 +13,7 @@ CREATE TABLE notifications (
 );
 CREATE INDEX notifications_user_idx ON notifications (user_id, id DESC);
 CREATE INDEX notifications_unread_idx ON notifications (user_id) WHERE read_at IS NULL;
+
+-- When a phone's silence was last told (a phone offline for days is told once per silence: a check-in after it
+-- starts a new one).
+ALTER TABLE devices ADD COLUMN offline_told_at timestamptz;

@@ -12,14 +12,20 @@ import type { Database } from '../../db/database.ts';
 import type { DevicesRepository, DeviceRow } from './devices.repository.ts';
 import type { CommandChannel } from './command-channel.ts';
 import type { DevicesService } from './devices.service.ts';
+import type { Notify } from '../events/events.bus.ts';
+import { createNotificationsRepository } from '../notifications/notifications.repository.ts';
 
 interface EventRow { id: number; customer_id: number; type: 'emi_reminder' | 'emi_overdue'; payload: { due_date?: string; amount_paise?: number; days_past_due?: number; overdue_paise?: number }; language: string | null }
 
 /** Events handled per transaction. */
 const EVENT_BATCH = 1000;
 
-export function createDevicePolicies(deps: { db: Database; devices: DevicesRepository; channel: CommandChannel; lockScreen: DevicesService['lockScreen'] }) {
+/** A phone silent this long is told of to its shop (issue 14), well before the organisation's offline self-lock (7 days by default). */
+export const SILENT_PHONE_DAYS = 3;
+
+export function createDevicePolicies(deps: { db: Database; devices: DevicesRepository; channel: CommandChannel; lockScreen: DevicesService['lockScreen']; notify?: Notify }) {
   const { db, devices, channel } = deps;
+  const notices = createNotificationsRepository(db);
   const publishLater: { device: DeviceRow; row: Awaited<ReturnType<CommandChannel['write']>>['row'] }[] = [];
 
   /**
@@ -137,6 +143,22 @@ export function createDevicePolicies(deps: { db: Database; devices: DevicesRepos
     return asked;
   }
 
+  /**
+   * Phones that have not checked in for SILENT_PHONE_DAYS days: their shop hears of each once per silence, in the
+   * transaction that marks it (a phone switched off, out of charge, or with its agent fought off). A few hundred a
+   * sweep, so an outage's worth of phones is told over a few sweeps, not in one long transaction.
+   */
+  async function tellSilentPhones(): Promise<number> {
+    const { told, count } = await db.transaction(async (tx) => {
+      const silent = await notices.silentPhones(SILENT_PHONE_DAYS, 200, tx);
+      const users = new Set<number>();
+      for (const phone of silent) for (const id of await notices.aboutCustomer(phone.customer_id, 'phone_offline', { days: phone.days }, tx)) users.add(id);
+      return { told: [...users], count: silent.length };
+    });
+    if (told.length > 0) deps.notify?.({ type: 'notification', user_ids: told });
+    return count;
+  }
+
   async function flush() {
     while (publishLater.length) {
       const item = publishLater.shift()!;
@@ -144,5 +166,5 @@ export function createDevicePolicies(deps: { db: Database; devices: DevicesRepos
     }
   }
 
-  return { handleEvents, unlockPaid, releaseEndedPlans };
+  return { handleEvents, unlockPaid, releaseEndedPlans, tellSilentPhones };
 }

@@ -10,6 +10,7 @@ import type { Database } from '../../db/database.ts';
 import type { DuesRepository, DuesRule } from './dues.repository.ts';
 import { startRepeating } from '../../shared/repeat.ts';
 import type { Notify } from '../events/events.bus.ts';
+import { createNotificationsRepository } from '../notifications/notifications.repository.ts';
 
 export interface DuesStats {
   penalties: number;
@@ -21,9 +22,10 @@ export interface DuesStats {
 
 export function createDuesService(deps: { db: Database; dues: DuesRepository; log?: (message: string, stats: object) => void; notify?: Notify }) {
   const { db, dues } = deps;
+  const notices = createNotificationsRepository(db);
 
   async function runRule(rule: DuesRule, day: string, claim: boolean): Promise<DuesStats | null> {
-    const stats = await db.transaction(async (tx) => {
+    const result = await db.transaction(async (tx) => {
       if (claim && !(await dues.claim(rule.org_id, day, tx))) return null;
       const previous = await dues.previousRun(rule.org_id, day, tx);
       // Customers first, then instalments: the order of the writers that change a loan's status (a status change
@@ -35,10 +37,14 @@ export function createDuesService(deps: { db: Database; dues: DuesRepository; lo
       const overdue = await dues.emitOverdue(rule, day, previous, tx);
       const stats = { penalties, completed, maturing, reminders, overdue };
       if (claim) await dues.finish(rule, day, stats, tx);
-      return stats;
+      // The day's run tells each network's top member what is overdue (issue 14); a rerun by the operator does not.
+      const told = claim ? await notices.duesRun(rule.org_id, day, tx) : [];
+      return { stats, told };
     });
-    if (stats) deps.notify?.({ type: 'dues', org_id: rule.org_id }); // events: penalties and statuses moved across the organisation
-    return stats;
+    if (!result) return null;
+    deps.notify?.({ type: 'dues', org_id: rule.org_id }); // events: penalties and statuses moved across the organisation
+    if (result.told.length > 0) deps.notify?.({ type: 'notification', user_ids: result.told });
+    return result.stats;
   }
 
   return {

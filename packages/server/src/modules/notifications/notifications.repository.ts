@@ -58,6 +58,35 @@ export function createNotificationsRepository(db: Queryable) {
       )).rows.map((r) => r.user_id);
     },
 
+    /**
+     * After an organisation's dues run, in its transaction: each network's top member hears how many instalments are
+     * overdue across its network today and for how much (from the dues summaries), when any are.
+     */
+    async duesRun(orgId: number, day: string, q: Queryable): Promise<number[]> {
+      return (await q.query<{ user_id: number }>(
+        `INSERT INTO notifications (user_id, account_id, kind, data)
+         SELECT s.account_id, s.account_id, 'dues_run', jsonb_build_object('instalments', sum(s.instalments)::int, 'amount_paise', sum(s.outstanding_paise))
+           FROM dues_summaries s JOIN users u ON u.id = s.account_id AND u.org_id = $1
+          WHERE s.due_date < $2::date GROUP BY s.account_id HAVING sum(s.instalments) > 0
+         RETURNING user_id`,
+        [orgId, day],
+      )).rows.map((r) => r.user_id);
+    },
+
+    /**
+     * Phones silent for `days` days or more, once per silence (a check-in since the last telling starts a new one), at
+     * most `limit` at a time; each is marked in the same statement that picks it. Answers the customers.
+     */
+    async silentPhones(days: number, limit: number, q: Queryable): Promise<Array<{ customer_id: number; days: number }>> {
+      return (await q.query<{ customer_id: number; days: number }>(
+        `UPDATE devices d SET offline_told_at = now()
+          WHERE d.id IN (SELECT id FROM devices WHERE active AND last_check_in_at < now() - make_interval(days => $1)
+                           AND (offline_told_at IS NULL OR offline_told_at < last_check_in_at) LIMIT $2 FOR UPDATE SKIP LOCKED)
+          RETURNING d.customer_id, floor(extract(epoch FROM now() - d.last_check_in_at) / 86400)::int AS days`,
+        [days, limit],
+      )).rows;
+    },
+
     async page(userId: number, unreadOnly: boolean, limit: number, offset: number): Promise<NotificationRow[]> {
       return (await db.query<NotificationRow>(
         `SELECT n.id, n.kind, n.customer_id, CASE WHEN c.id IS NULL THEN NULL ELSE c.first_name || ' ' || c.last_name END AS customer_name,
