@@ -254,7 +254,7 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
   return run;
 }
 
-/** Every screen in one language, signed out and in, and the states over screens (drawer, dialogs, a receipt). */
+/** Every screen in one language, signed out and in, and the states over screens (drawers, dialogs, a receipt). */
 async function checkLanguage(browser: Browser, lng: Lng): Promise<Problem[]> {
   const screens = signedInScreens(data);
   expect(screens.length).toBeGreaterThan(20);
@@ -302,6 +302,14 @@ async function checkLanguage(browser: Browser, lng: Lng): Promise<Problem[]> {
   await expect(page.getByRole('dialog')).toBeVisible();
   await settle(page, loads);
   await checker.check('menu drawer');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
+
+  // The notification drawer from the app bar's bell (its name carries the unread count: matched by its start).
+  await page.getByRole('banner').getByRole('button', { name: new RegExp(`^${say(lng, 'notifications.title')}`) }).click();
+  await expect(page.getByRole('dialog', { name: say(lng, 'notifications.title') })).toBeVisible();
+  await settle(page, loads);
+  await checker.check('notifications drawer');
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toBeHidden();
 

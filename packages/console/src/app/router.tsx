@@ -90,7 +90,8 @@ export function createAppRouter(store: AppStore) {
           loader: requireSession,
           // Check the session on every navigation inside the area, not only on entry.
           shouldRevalidate: () => true,
-          lazy: async () => ({ Component: (await import('../features/dashboard/components/shell-layout.tsx')).ShellLayout }),
+          // The shell with the notification bell in its app bar (app/shell-route.tsx composes the features).
+          lazy: async () => ({ Component: (await import('./shell-route.tsx')).ShellRoute }),
           children: [
             {
               path: ROUTES.dashboard,

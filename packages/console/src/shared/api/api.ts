@@ -46,6 +46,7 @@ export const TAG_TYPES = [
   'Warranty',
   'Antitheft',
   'FamilyCare',
+  'Notifications',
 ] as const;
 export type ApiTagType = (typeof TAG_TYPES)[number];
 

@@ -54,6 +54,10 @@ describe('tagsForEvent', () => {
     expect(tagsForEvent({ type: 'warranty' })).toEqual(['Warranty']);
   });
 
+  it('a notification arriving (or read on another device) refreshes the bell and the list', () => {
+    expect(tagsForEvent({ type: 'notification' })).toEqual(['Notifications']);
+  });
+
   it('after a gap every kind of tag an event names is read again', () => {
     const named = new Set(
       [
@@ -61,6 +65,7 @@ describe('tagsForEvent', () => {
         tagsForEvent({ type: 'emi', customer_ids: [1] }), tagsForEvent({ type: 'sim_change', customer_ids: [1] }), tagsForEvent({ type: 'batch', id: 'x' }), tagsForEvent({ type: 'dues' }),
         tagsForEvent({ type: 'network' }), tagsForEvent({ type: 'payment', customer_ids: [1] }), tagsForEvent({ type: 'payment_claim', customer_ids: [1] }),
         tagsForEvent({ type: 'antihacking' }), tagsForEvent({ type: 'warranty' }), tagsForEvent({ type: 'family_usage', customer_ids: [1] }),
+        tagsForEvent({ type: 'notification' }),
       ].flat().map((tag) => (typeof tag === 'string' ? tag : tag.type)),
     );
     for (const type of named) expect(TAGS_AFTER_GAP).toContain(type);

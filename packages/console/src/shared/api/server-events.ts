@@ -63,6 +63,9 @@ export function tagsForEvent(event: StreamEvent): CacheTag[] {
     case 'payment_claim':
       // A new claim or a decision: the event does not say which, so a confirmed claim's payment is read again too.
       return tagsAfterClaim(event.customer_ids, true);
+    case 'notification':
+      // One arrived, or yours were read on another device: the bell's count and an open list.
+      return ['Notifications'];
     default:
       return [];
   }
@@ -72,6 +75,7 @@ export function tagsForEvent(event: StreamEvent): CacheTag[] {
 export const TAGS_AFTER_GAP: CacheTag[] = [
   'Customer', 'CustomerList', 'Emi', 'Payments', 'Upcoming', 'Dashboard', 'Outstanding', 'Device', 'DeviceSchedule', 'SimChanges', 'Batch',
   'Access', 'Network', 'KeyHistory', 'Balance', 'PaymentOrders', 'PaymentClaims', 'Antihacking', 'Warranty', 'Antitheft', 'FamilyCare',
+  'Notifications',
 ];
 
 export interface SseMessage {

@@ -13,6 +13,7 @@ const stroke = { fill: 'none', stroke: 'currentColor', strokeWidth: 2, strokeLin
 
 export const MenuIcon = () => <Icon><path {...stroke} d="M4 6h16M4 12h16M4 18h16" /></Icon>;
 export const BackIcon = () => <Icon><path {...stroke} d="M15 5l-7 7 7 7" /></Icon>;
+export const BellIcon = () => <Icon><path {...stroke} d="M6 16V11a6 6 0 0 1 12 0v5l1.5 2h-15zM10 20.5a2 2 0 0 0 4 0" /></Icon>;
 export const CloseIcon = () => <Icon><path {...stroke} d="M6 6l12 12M18 6L6 18" /></Icon>;
 export const HomeIcon = () => <Icon><path {...stroke} d="M4 11l8-7 8 7v9h-5v-6H9v6H4z" /></Icon>;
 export const HelpIcon = () => (

@@ -1,4 +1,5 @@
 /** The signed-in console: app bar, drawer, the current screen, bottom tabs and the birthday celebration. */
+import type { ComponentType } from 'react';
 import { Outlet } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import {
@@ -18,7 +19,8 @@ import { BottomTabs } from './bottom-tabs.tsx';
 import { BirthdayDialog } from './birthday-dialog.tsx';
 import './shell.css';
 
-export function ShellLayout() {
+/** `AppBarEnd`: what sits at the bar's end (the notification bell, composed in by app/shell-route.tsx). */
+export function ShellLayout({ AppBarEnd }: { AppBarEnd?: ComponentType }) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const drawerOpen = useAppSelector((state) => state.main.drawerOpen);
@@ -47,6 +49,7 @@ export function ShellLayout() {
           <MenuIcon />
         </button>
         <span className="app-bar__title">{orgName}</span>
+        {AppBarEnd ? <AppBarEnd /> : null}
       </header>
       <AppDrawer heading={userName ?? orgName} subheading={profile?.shop_name ?? null} />
       <main className="shell__main">

@@ -1,0 +1,43 @@
+/**
+ * A retailer's notifications (issue 14): the list, the bell's unread count and marking read. The stream's
+ * `notification` event (one arrived, or they were read on another device) invalidates the tag, so the bell
+ * and an open list refresh without a reload.
+ */
+import type { NotificationCount, NotificationPage, NotificationReadBody } from '@kisht/contract/notifications';
+import { api } from '../../../shared/api/api.ts';
+import { nextNotificationPage } from '../hooks/notification-pages.ts';
+
+/** Rows per page: a phone's screen and a bit. */
+export const NOTIFICATION_PAGE_SIZE = 20;
+
+export const notificationsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /** Newest first; the server says whether more pages follow. */
+    getNotifications: build.infiniteQuery<NotificationPage, void, number>({
+      infiniteQueryOptions: { initialPageParam: 1, getNextPageParam: (lastPage) => nextNotificationPage(lastPage) },
+      query: ({ pageParam }) => ({ url: '/api/notifications', params: { page: pageParam, limit: NOTIFICATION_PAGE_SIZE } }),
+      providesTags: ['Notifications'],
+      // The drawer shows its own error card.
+      extraOptions: { quiet: true },
+    }),
+    /** The bell's number: read on every screen, so a failure stays silent (the bell just keeps its last count). */
+    getNotificationCount: build.query<NotificationCount, void>({
+      query: () => '/api/notifications/count',
+      providesTags: ['Notifications'],
+      extraOptions: { quiet: true },
+    }),
+    /** Marks these (or, without ids, every one) read; the answer is the new count, shown at once. */
+    markNotificationsRead: build.mutation<NotificationCount, NotificationReadBody>({
+      query: (body) => ({ url: '/api/notifications/read', method: 'POST', body }),
+      invalidatesTags: (_result, error) => (error ? [] : ['Notifications']),
+      // Reading is not news: no success toast; a failure still says why.
+      extraOptions: { quietSuccess: true },
+      async onQueryStarted(_body, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data) dispatch(notificationsApi.util.upsertQueryData('getNotificationCount', undefined, data));
+      },
+    }),
+  }),
+});
+
+export const { useGetNotificationsInfiniteQuery, useGetNotificationCountQuery, useMarkNotificationsReadMutation } = notificationsApi;
