@@ -43,3 +43,28 @@ export function mergePages<T>(pages: readonly Paged<T>[] | undefined, keyOf: (it
   const newest = pages.reduce((best, page) => (page.page > best.page ? page : best));
   return { items, total: newest.total, totalText: newest.total_capped ? `${newest.total}+` : String(newest.total) };
 }
+
+/** A list that answers `{ items, page, has_more }`: whether more follow, not how many (payments, notifications). */
+export interface MorePage<T> {
+  items: T[];
+  page: number;
+  has_more: boolean;
+}
+
+export function nextMorePage<T>(lastPage: MorePage<T>): number | undefined {
+  return lastPage.has_more && lastPage.items.length > 0 ? lastPage.page + 1 : undefined;
+}
+
+/** The rows of all loaded pages, each once (a row that slid onto the next page while paging shows where first seen). */
+export function mergeMorePages<T extends { id: string | number }>(pages: readonly MorePage<T>[] | undefined): T[] {
+  const seen = new Set<string | number>();
+  const items: T[] = [];
+  for (const page of pages ?? []) {
+    for (const item of page.items) {
+      if (seen.has(item.id)) continue;
+      seen.add(item.id);
+      items.push(item);
+    }
+  }
+  return items;
+}

@@ -5,7 +5,7 @@
  */
 import type { NotificationCount, NotificationPage, NotificationReadBody } from '@kisht/contract/notifications';
 import { api } from '../../../shared/api/api.ts';
-import { nextNotificationPage } from '../hooks/notification-pages.ts';
+import { nextMorePage } from '../../../shared/api/paging.ts';
 
 /** Rows per page: a phone's screen and a bit. */
 export const NOTIFICATION_PAGE_SIZE = 20;
@@ -14,7 +14,7 @@ export const notificationsApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** Newest first; the server says whether more pages follow. */
     getNotifications: build.infiniteQuery<NotificationPage, void, number>({
-      infiniteQueryOptions: { initialPageParam: 1, getNextPageParam: (lastPage) => nextNotificationPage(lastPage) },
+      infiniteQueryOptions: { initialPageParam: 1, getNextPageParam: (lastPage) => nextMorePage(lastPage) },
       query: ({ pageParam }) => ({ url: '/api/notifications', params: { page: pageParam, limit: NOTIFICATION_PAGE_SIZE } }),
       providesTags: ['Notifications'],
       // The drawer shows its own error card.

@@ -16,7 +16,7 @@ import { isOffline } from '../../../shared/api/api-failure.ts';
 import { PRODUCT_TYPE_LABEL_KEYS } from '../../../shared/labels.ts';
 import { useGetBalanceTypesQuery } from '../../../shared/network/member-api.ts';
 import { useGetNotificationsInfiniteQuery, useMarkNotificationsReadMutation } from '../api/notifications-api.ts';
-import { mergeNotificationPages } from '../hooks/notification-pages.ts';
+import { mergeMorePages } from '../../../shared/api/paging.ts';
 import { notificationPath, notificationWords } from '../hooks/notification-text.ts';
 import { useOnline } from '../hooks/use-online.ts';
 
@@ -52,7 +52,7 @@ export function NotificationDrawer({ unread, onClose }: { unread: number; onClos
   const navigate = useNavigate();
   const online = useOnline();
   const { data, error, isFetching, isError, hasNextPage, isFetchingNextPage, fetchNextPage, refetch } = useGetNotificationsInfiniteQuery();
-  const items = useMemo(() => mergeNotificationPages(data?.pages), [data]);
+  const items = useMemo(() => mergeMorePages(data?.pages), [data]);
   const [markRead, { isLoading: marking }] = useMarkNotificationsReadMutation();
   // Key types by the names the key stock shows; the translated label until (or unless) those have loaded.
   const { data: types } = useGetBalanceTypesQuery();

@@ -5,7 +5,8 @@ import i18next from 'i18next';
 import { NOTIFICATION_KINDS, type Notification } from '@kisht/contract/notifications';
 import { ROUTES } from '../../../shared/routes.ts';
 import { notificationPath, notificationWords } from './notification-text.ts';
-import { badgeText, mergeNotificationPages, nextNotificationPage } from './notification-pages.ts';
+import { badgeText } from './notification-pages.ts';
+import { mergeMorePages, nextMorePage } from '../../../shared/api/paging.ts';
 
 // The real English dictionary: the keys are built from kinds, so only reading them proves they exist.
 const EN = JSON.parse(readFileSync(new URL('../../../../../locales/en.json', import.meta.url), 'utf8')) as Record<string, unknown>;
@@ -98,14 +99,14 @@ describe('notification pages and the badge', () => {
   const page = (ids: number[], pageNo: number, hasMore: boolean) => ({ items: ids.map((id) => make({ id })), unread: 0, has_more: hasMore, page: pageNo, limit: 2 });
 
   it('asks for the next page only while the server says there is more', () => {
-    expect(nextNotificationPage(page([3, 2], 1, true))).toBe(2);
-    expect(nextNotificationPage(page([1], 2, false))).toBeUndefined();
-    expect(nextNotificationPage(page([], 2, true))).toBeUndefined();
+    expect(nextMorePage(page([3, 2], 1, true))).toBe(2);
+    expect(nextMorePage(page([1], 2, false))).toBeUndefined();
+    expect(nextMorePage(page([], 2, true))).toBeUndefined();
   });
 
   it('keeps each notification once when a new one pushed another onto the next page', () => {
-    expect(mergeNotificationPages([page([4, 3], 1, true), page([3, 2], 2, false)]).map((n) => n.id)).toEqual([4, 3, 2]);
-    expect(mergeNotificationPages(undefined)).toEqual([]);
+    expect(mergeMorePages([page([4, 3], 1, true), page([3, 2], 2, false)]).map((n) => n.id)).toEqual([4, 3, 2]);
+    expect(mergeMorePages(undefined)).toEqual([]);
   });
 
   it('hides the badge at 0 and caps it at 99+', () => {

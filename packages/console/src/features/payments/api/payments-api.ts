@@ -8,7 +8,7 @@ import type {
 } from '@kisht/contract/payments';
 import { api } from '../../../shared/api/api.ts';
 import { tagsAfterClaim, tagsAfterOrder } from '../../../shared/api/cache-tags.ts';
-import { nextMorePage } from '../hooks/payment-rules.ts';
+import { nextMorePage } from '../../../shared/api/paging.ts';
 
 export interface OrderFilter {
   purpose?: OrderPurpose;

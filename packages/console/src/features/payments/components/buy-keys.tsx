@@ -11,7 +11,8 @@ import { TextField } from '../../../shared/ui/text-field.tsx';
 import { isApiFailure } from '../../../shared/api/api-failure.ts';
 import { useGetBalanceTypesQuery } from '../../../shared/network/member-api.ts';
 import { useBuyKeysMutation, useGetPaymentOrdersInfiniteQuery, useQuoteKeysMutation } from '../api/payments-api.ts';
-import { mergeMorePages, newIdempotencyKey, parseQuantity } from '../hooks/payment-rules.ts';
+import { newIdempotencyKey, parseQuantity } from '../hooks/payment-rules.ts';
+import { mergeMorePages } from '../../../shared/api/paging.ts';
 import { OrderQrDialog } from './order-qr.tsx';
 import './payments.css';
 

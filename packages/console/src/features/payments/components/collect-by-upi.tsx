@@ -11,7 +11,8 @@ import { selectFeatures } from '../../../shared/config/config-api.ts';
 import { useAppSelector } from '../../../shared/state/hooks.ts';
 import type { CustomerPaymentSectionProps } from '../../../shared/customers/payment-section.ts';
 import { useCreateCustomerOrderMutation, useGetPaymentOrdersInfiniteQuery } from '../api/payments-api.ts';
-import { mergeMorePages, newIdempotencyKey } from '../hooks/payment-rules.ts';
+import { newIdempotencyKey } from '../hooks/payment-rules.ts';
+import { mergeMorePages } from '../../../shared/api/paging.ts';
 import { OrderQrDialog } from './order-qr.tsx';
 import './payments.css';
 

@@ -10,7 +10,7 @@ import { LoadMore } from '../../../shared/ui/load-more.tsx';
 import { receiptPath } from '../../../shared/routes.ts';
 import { useGetBalanceTypesQuery } from '../../../shared/network/member-api.ts';
 import { useGetPaymentOrdersInfiniteQuery } from '../api/payments-api.ts';
-import { mergeMorePages } from '../hooks/payment-rules.ts';
+import { mergeMorePages } from '../../../shared/api/paging.ts';
 import { isOfflineFailure } from '../hooks/offline.ts';
 import { OrderStatusBadge } from './payment-badges.tsx';
 import { OrderQrDialog } from './order-qr.tsx';

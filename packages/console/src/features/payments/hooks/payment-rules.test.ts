@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CLAIM_REASON_MAX as SERVER_REASON_MAX, CLAIM_STATUSES, ORDER_STATUSES } from '@kisht/contract/payments';
 import {
-  checkAmount, checkReason, CLAIM_REASON_MAX, CLAIM_STATUS_LABEL_KEYS, claimAmountText, HELD_REASON_KEYS, mergeMorePages, newIdempotencyKey, nextMorePage, ORDER_STATUS_LABEL_KEYS, ORDER_STATUS_TONE, parseQuantity, receivedAmountText,
+  checkAmount, checkReason, CLAIM_REASON_MAX, CLAIM_STATUS_LABEL_KEYS, claimAmountText, HELD_REASON_KEYS, newIdempotencyKey, ORDER_STATUS_LABEL_KEYS, ORDER_STATUS_TONE, parseQuantity, receivedAmountText,
 } from './payment-rules.ts';
+import { mergeMorePages, nextMorePage } from '../../../shared/api/paging.ts';
 
 const EN = JSON.parse(readFileSync(new URL('../../../../../locales/en.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 const lookup = (key: string): unknown =>

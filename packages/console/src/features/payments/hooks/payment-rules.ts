@@ -1,32 +1,9 @@
-/** The payment screens' small rules: paging by has_more, status badges, amounts and quantities typed in, and request ids. */
+/** The payment screens' small rules: status badges, amounts and quantities typed in, and request ids. */
 import type { ClaimStatus, OrderStatus, PaymentClaimView, PaymentOrderView } from '@kisht/contract/payments';
 import { paiseToRupeesText, parseRupeesToPaise } from '@kisht/domain/money-input';
 import type { Tone } from '../../../shared/ui/status-badges.tsx';
 
-/** The payment lists answer `{ items, page, has_more }`. */
-export interface MorePage<T> {
-  items: T[];
-  page: number;
-  has_more: boolean;
-}
 
-export function nextMorePage<T>(lastPage: MorePage<T>): number | undefined {
-  return lastPage.has_more && lastPage.items.length > 0 ? lastPage.page + 1 : undefined;
-}
-
-/** The rows of all loaded pages, each once (a row that slid onto the next page while paging shows where first seen). */
-export function mergeMorePages<T extends { id: string | number }>(pages: readonly MorePage<T>[] | undefined): T[] {
-  const seen = new Set<string | number>();
-  const items: T[] = [];
-  for (const page of pages ?? []) {
-    for (const item of page.items) {
-      if (seen.has(item.id)) continue;
-      seen.add(item.id);
-      items.push(item);
-    }
-  }
-  return items;
-}
 
 export const ORDER_STATUS_TONE: Record<OrderStatus, Tone> = { pending: 'info', paid: 'success', held: 'warning', refunded: 'neutral', expired: 'neutral', failed: 'danger' };
 export const ORDER_STATUS_LABEL_KEYS: Record<OrderStatus, string> = {
