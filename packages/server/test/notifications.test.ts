@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_STOCK_LOW_MAX } from '@kisht/domain/key-stock';
 import { todayInIndia } from '@kisht/domain/format';
-import { MEENA, RAVI, SUNITA, type TestApp } from './harness.ts';
+import { MEENA, SUNITA, type TestApp } from './harness.ts';
 import { startDeviceApp, type deviceFixtures } from './device-fixtures.ts';
 
 let t: TestApp;
