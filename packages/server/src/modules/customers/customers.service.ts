@@ -38,6 +38,15 @@ const LOAN_FIELD: Record<keyof LoanTerms, string> = {
   firstDueDate: 'first_due_date',
 };
 
+/** The IMEIs' check digits, and a second IMEI that repeats the first: at enrolment and when the IMEIs are edited. */
+function imeiProblems(imei1: string, imei2: string | null | undefined): Problem[] {
+  const problems: Problem[] = [];
+  if (!isValidImei(imei1)) problems.push({ field: 'imei1', message: 'is not a valid IMEI (check digit)', rule: 'imei_invalid' });
+  if (imei2 && !isValidImei(imei2)) problems.push({ field: 'imei2', message: 'is not a valid IMEI (check digit)', rule: 'imei_invalid' });
+  if (imei2 && imei2 === imei1) problems.push({ field: 'imei2', message: 'must differ from IMEI 1', rule: 'imei_same' });
+  return problems;
+}
+
 export function toCustomerProfile(row: CustomerRow): CustomerProfile {
   return {
     id: row.id,
@@ -127,15 +136,37 @@ export function createCustomersService(deps: CustomersServiceDeps) {
     return notices.toMember(userId, 'keys_low', { product_type: productType, balance: left }, q);
   }
 
+  /**
+   * An enrolment's one transaction: `write` stores the customer (and a loan's schedule), then its IMEIs are claimed
+   * (a unique violation: IMEI_IN_USE) and one key of the product's type is taken (none: NO_LICENSE_KEY); any failure
+   * leaves nothing behind. Open screens, the key stock and a low-stock notification follow after commit.
+   */
+  async function enrol(caller: RequestAuth, productType: number, imeis: string[], write: (tx: Queryable) => Promise<number>): Promise<CustomerCreated> {
+    const { id, left, told } = await db
+      .transaction(async (tx) => {
+        const customerId = await write(tx);
+        await customers.claimImeis(customerId, imeis, tx);
+        const keysLeft = await licenses.consume(caller.userId, productType, customerId, tx);
+        if (keysLeft === null) throw new AppError('NO_LICENSE_KEY');
+        return { id: customerId, left: keysLeft, told: await tellLowKeys(caller.userId, productType, keysLeft, tx) };
+      })
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error)) throw new AppError('IMEI_IN_USE');
+        throw error;
+      });
+    deps.notify?.({ type: 'customer', customer_ids: [id] }); // events
+    deps.notify?.({ type: 'network', user_ids: [caller.userId] }); // one key fewer: the key stock and histories
+    if (told.length > 0) deps.notify?.({ type: 'notification', user_ids: told });
+    return { customer: toCustomerProfile(await visible(caller, id)), keys_left: left };
+  }
+
   return {
     visible,
 
     async create(caller: RequestAuth, body: CreateCustomerBody | CreateFinancedCustomerBody): Promise<CustomerCreated> {
       const problems: Problem[] = [];
       const imeis = [body.imei1, ...(body.imei2 ? [body.imei2] : [])];
-      if (!isValidImei(body.imei1)) problems.push({ field: 'imei1', message: 'is not a valid IMEI (check digit)', rule: 'imei_invalid' });
-      if (body.imei2 && !isValidImei(body.imei2)) problems.push({ field: 'imei2', message: 'is not a valid IMEI (check digit)', rule: 'imei_invalid' });
-      if (body.imei2 && body.imei2 === body.imei1) problems.push({ field: 'imei2', message: 'must differ from IMEI 1', rule: 'imei_same' });
+      problems.push(...imeiProblems(body.imei1, body.imei2));
       if ((body.id_type === undefined) !== (body.id_number === undefined)) problems.push({ field: 'id_number', message: 'needs both the document type and its number', rule: 'id_needs_both' });
       if (body.id_type && body.id_number && !isValidIdNumber(body.id_type, body.id_number)) problems.push({ field: 'id_number', message: `is not a valid ${body.id_type} number`, rule: 'id_number_invalid' });
 
@@ -177,47 +208,35 @@ export function createCustomersService(deps: CustomersServiceDeps) {
       if (problems.length > 0 || !product) throw new AppError('VALIDATION_FAILED', { details: problems });
 
       const schedule = generateSchedule(terms);
-      const { id, left, told } = await db
-        .transaction(async (tx) => {
-          const customerId = await customers.insert({
-            org_id: caller.orgId, account_id: caller.accountId, retailer_id: caller.userId,
-            first_name: body.first_name.trim(), last_name: body.last_name.trim(), mobile: body.mobile,
-            alt_mobile: body.alt_mobile ?? null, email: body.email ?? null, address: body.address?.trim() || null,
-            state_id: body.state_id ?? null, city_id: body.city_id ?? null, pincode: body.pincode ?? null,
-            date_of_birth: body.date_of_birth ?? null, id_type: body.id_type ?? null,
-            id_number: body.id_number ? normaliseIdNumber(body.id_number) : null,
-            device_brand: body.device_brand.trim(), device_model: body.device_model.trim(), imei1: body.imei1,
-            imei2: body.imei2 ?? null, serial_number: body.serial_number?.trim() || null,
-            provisioning_type: body.provisioning_type, product_id: product.id, plan_id: body.plan_id ?? null,
-            financier_id: body.financier_id ?? null, financier_reference: reference,
-            price_paise: terms.pricePaise, down_payment_paise: terms.downPaymentPaise, processing_fee_paise: terms.processingFeePaise,
-            annual_rate_bps: terms.annualRateBps, interest_method: terms.method, tenure_months: terms.tenureMonths,
-            advance_emis: terms.advanceEmis, start_date: terms.startDate, first_due_date: terms.firstDueDate, emi_paise: schedule.emiPaise,
-          }, tx);
-          await customers.claimImeis(customerId, imeis, tx);
-          const rows = await customers.insertSchedule(customerId, caller.accountId, schedule.instalments, tx);
-          // Advance EMIs are collected at enrolment: they go into the ledger with a receipt at once.
-          const advance = schedule.instalments.filter((i) => i.advance);
-          if (advance.length > 0) {
-            const idOf = new Map(rows.map((r) => [r.number, r.id]));
-            await deps.ledger.record(
-              { customer_id: customerId, account_id: caller.accountId, kind: 'payment', amount_paise: advance.reduce((s, i) => s + i.amountPaise, 0), reverses_id: null, method: 'cash', reference: null, note: 'Advance EMIs collected at enrolment', created_by: caller.userId },
-              advance.map((i) => ({ instalment_id: idOf.get(i.number)!, amount_paise: i.amountPaise })),
-              tx,
-            );
-          }
-          const keysLeft = await licenses.consume(caller.userId, product.product_type, customerId, tx);
-          if (keysLeft === null) throw new AppError('NO_LICENSE_KEY');
-          return { id: customerId, left: keysLeft, told: await tellLowKeys(caller.userId, product.product_type, keysLeft, tx) };
-        })
-        .catch((error: unknown) => {
-          if (isUniqueViolation(error)) throw new AppError('IMEI_IN_USE');
-          throw error;
-        });
-      deps.notify?.({ type: 'customer', customer_ids: [id] }); // events
-      deps.notify?.({ type: 'network', user_ids: [caller.userId] }); // one key fewer: the key stock and histories
-      if (told.length > 0) deps.notify?.({ type: 'notification', user_ids: told });
-      return { customer: toCustomerProfile(await visible(caller, id)), keys_left: left };
+      return enrol(caller, product.product_type, imeis, async (tx) => {
+        const customerId = await customers.insert({
+          org_id: caller.orgId, account_id: caller.accountId, retailer_id: caller.userId,
+          first_name: body.first_name.trim(), last_name: body.last_name.trim(), mobile: body.mobile,
+          alt_mobile: body.alt_mobile ?? null, email: body.email ?? null, address: body.address?.trim() || null,
+          state_id: body.state_id ?? null, city_id: body.city_id ?? null, pincode: body.pincode ?? null,
+          date_of_birth: body.date_of_birth ?? null, id_type: body.id_type ?? null,
+          id_number: body.id_number ? normaliseIdNumber(body.id_number) : null,
+          device_brand: body.device_brand.trim(), device_model: body.device_model.trim(), imei1: body.imei1,
+          imei2: body.imei2 ?? null, serial_number: body.serial_number?.trim() || null,
+          provisioning_type: body.provisioning_type, product_id: product.id, plan_id: body.plan_id ?? null,
+          financier_id: body.financier_id ?? null, financier_reference: reference,
+          price_paise: terms.pricePaise, down_payment_paise: terms.downPaymentPaise, processing_fee_paise: terms.processingFeePaise,
+          annual_rate_bps: terms.annualRateBps, interest_method: terms.method, tenure_months: terms.tenureMonths,
+          advance_emis: terms.advanceEmis, start_date: terms.startDate, first_due_date: terms.firstDueDate, emi_paise: schedule.emiPaise,
+        }, tx);
+        const rows = await customers.insertSchedule(customerId, caller.accountId, schedule.instalments, tx);
+        // Advance EMIs are collected at enrolment: they go into the ledger with a receipt at once.
+        const advance = schedule.instalments.filter((i) => i.advance);
+        if (advance.length > 0) {
+          const idOf = new Map(rows.map((r) => [r.number, r.id]));
+          await deps.ledger.record(
+            { customer_id: customerId, account_id: caller.accountId, kind: 'payment', amount_paise: advance.reduce((s, i) => s + i.amountPaise, 0), reverses_id: null, method: 'cash', reference: null, note: 'Advance EMIs collected at enrolment', created_by: caller.userId },
+            advance.map((i) => ({ instalment_id: idOf.get(i.number)!, amount_paise: i.amountPaise })),
+            tx,
+          );
+        }
+        return customerId;
+      });
     },
 
     /**
@@ -228,9 +247,7 @@ export function createCustomersService(deps: CustomersServiceDeps) {
     async createPlanPhone(caller: RequestAuth, body: CreatePlanPhoneBody): Promise<CustomerCreated> {
       const problems: Problem[] = [];
       const imeis = [body.imei1, ...(body.imei2 ? [body.imei2] : [])];
-      if (!isValidImei(body.imei1)) problems.push({ field: 'imei1', message: 'is not a valid IMEI (check digit)', rule: 'imei_invalid' });
-      if (body.imei2 && !isValidImei(body.imei2)) problems.push({ field: 'imei2', message: 'is not a valid IMEI (check digit)', rule: 'imei_invalid' });
-      if (body.imei2 && body.imei2 === body.imei1) problems.push({ field: 'imei2', message: 'must differ from IMEI 1', rule: 'imei_same' });
+      problems.push(...imeiProblems(body.imei1, body.imei2));
       const product = await catalogue.product(caller.orgId, body.product_id);
       if (!product) problems.push({ field: 'product_id', message: 'is not a product of your organisation', rule: 'not_your_product' });
       else if (!isPlanOnlyProduct(product.product_type)) problems.push({ field: 'product_id', message: 'is not sold on its own (anti-theft or family care)', rule: 'not_plan_product' });
@@ -239,33 +256,19 @@ export function createCustomersService(deps: CustomersServiceDeps) {
       if (body.alt_mobile && body.alt_mobile === body.mobile) problems.push({ field: 'alt_mobile', message: "must differ from the phone's own number", rule: 'alt_mobile_same' });
       if (problems.length > 0 || !product) throw new AppError('VALIDATION_FAILED', { details: problems });
 
-      const { id, left, told } = await db
-        .transaction(async (tx) => {
-          const customerId = await customers.insert({
-            org_id: caller.orgId, account_id: caller.accountId, retailer_id: caller.userId,
-            first_name: body.first_name.trim(), last_name: body.last_name.trim(), mobile: body.mobile,
-            alt_mobile: body.alt_mobile ?? null, email: body.email ?? null, address: null, state_id: null, city_id: null, pincode: null,
-            date_of_birth: null, id_type: null, id_number: null,
-            device_brand: body.device_brand.trim(), device_model: body.device_model.trim(), imei1: body.imei1,
-            imei2: body.imei2 ?? null, serial_number: body.serial_number?.trim() || null,
-            provisioning_type: body.provisioning_type, product_id: product.id, plan_id: body.plan_id,
-            financier_id: null, financier_reference: {},
-            price_paise: null, down_payment_paise: null, processing_fee_paise: 0, annual_rate_bps: null, interest_method: null, tenure_months: null,
-            advance_emis: 0, start_date: null, first_due_date: null, emi_paise: null,
-          }, tx);
-          await customers.claimImeis(customerId, imeis, tx);
-          const keysLeft = await licenses.consume(caller.userId, product.product_type, customerId, tx);
-          if (keysLeft === null) throw new AppError('NO_LICENSE_KEY');
-          return { id: customerId, left: keysLeft, told: await tellLowKeys(caller.userId, product.product_type, keysLeft, tx) };
-        })
-        .catch((error: unknown) => {
-          if (isUniqueViolation(error)) throw new AppError('IMEI_IN_USE');
-          throw error;
-        });
-      deps.notify?.({ type: 'customer', customer_ids: [id] }); // events
-      deps.notify?.({ type: 'network', user_ids: [caller.userId] });
-      if (told.length > 0) deps.notify?.({ type: 'notification', user_ids: told });
-      return { customer: toCustomerProfile(await visible(caller, id)), keys_left: left };
+      return enrol(caller, product.product_type, imeis, (tx) =>
+      customers.insert({
+          org_id: caller.orgId, account_id: caller.accountId, retailer_id: caller.userId,
+          first_name: body.first_name.trim(), last_name: body.last_name.trim(), mobile: body.mobile,
+          alt_mobile: body.alt_mobile ?? null, email: body.email ?? null, address: null, state_id: null, city_id: null, pincode: null,
+          date_of_birth: null, id_type: null, id_number: null,
+          device_brand: body.device_brand.trim(), device_model: body.device_model.trim(), imei1: body.imei1,
+          imei2: body.imei2 ?? null, serial_number: body.serial_number?.trim() || null,
+          provisioning_type: body.provisioning_type, product_id: product.id, plan_id: body.plan_id,
+          financier_id: null, financier_reference: {},
+          price_paise: null, down_payment_paise: null, processing_fee_paise: 0, annual_rate_bps: null, interest_method: null, tenure_months: null,
+          advance_emis: 0, start_date: null, first_due_date: null, emi_paise: null,
+        }, tx));
     },
 
     /**
@@ -319,10 +322,7 @@ export function createCustomersService(deps: CustomersServiceDeps) {
       const current = await visible(caller, body.customer_id);
       const imei1 = body.imei1 ?? current.imei1;
       const imei2 = body.imei2 !== undefined ? body.imei2 : current.imei2;
-      const problems: Problem[] = [];
-      if (!isValidImei(imei1)) problems.push({ field: 'imei1', message: 'is not a valid IMEI (check digit)', rule: 'imei_invalid' });
-      if (imei2 && !isValidImei(imei2)) problems.push({ field: 'imei2', message: 'is not a valid IMEI (check digit)', rule: 'imei_invalid' });
-      if (imei2 && imei2 === imei1) problems.push({ field: 'imei2', message: 'must differ from IMEI 1', rule: 'imei_same' });
+      const problems = imeiProblems(imei1, imei2);
       if (problems.length > 0) throw new AppError('VALIDATION_FAILED', { details: problems });
       await db
         .transaction(async (tx) => {
