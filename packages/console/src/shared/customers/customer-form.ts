@@ -120,8 +120,9 @@ export function validateCustomerStep(d: EnrolDraft, today: string): FieldErrors 
   return errors;
 }
 
-export function validateDeviceStep(d: EnrolDraft): FieldErrors {
-  const errors: FieldErrors = {};
+/** A phone's brand, model and IMEIs (check digits, the second not the first): every form that enrols a phone. */
+export function phoneErrors(d: { brand: string; model: string; imei1: string; imei2: string }): Partial<Record<'brand' | 'model' | 'imei1' | 'imei2', FieldError>> {
+  const errors: Partial<Record<'brand' | 'model' | 'imei1' | 'imei2', FieldError>> = {};
   if (!d.brand.trim()) errors.brand = REQUIRED;
   if (!d.model.trim()) errors.model = REQUIRED;
   if (!d.imei1) errors.imei1 = REQUIRED;
@@ -130,6 +131,11 @@ export function validateDeviceStep(d: EnrolDraft): FieldErrors {
     if (!isValidImei(d.imei2)) errors.imei2 = { key: 'addCustomer.errors.imei' };
     else if (d.imei2 === d.imei1) errors.imei2 = { key: 'addCustomer.errors.imeiSame' };
   }
+  return errors;
+}
+
+export function validateDeviceStep(d: EnrolDraft): FieldErrors {
+  const errors: FieldErrors = phoneErrors(d);
   if (d.provisioningType === '') errors.provisioningType = REQUIRED;
   return errors;
 }

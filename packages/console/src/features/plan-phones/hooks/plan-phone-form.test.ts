@@ -1,7 +1,10 @@
+/// <reference types="node" />
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { withImeiCheckDigit } from '@kisht/domain/imei';
 import { emptyPlanPhoneDraft, planPhoneBody, planPhoneErrorsFromServer, validatePlanPhone, type PlanPhoneDraft } from './plan-phone-form.ts';
 
+const EN = JSON.parse(readFileSync(new URL('../../../../../locales/en.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 const IMEI = withImeiCheckDigit('35693803564380');
 const OTHER_IMEI = withImeiCheckDigit('35693803564381');
 const filled: PlanPhoneDraft = {
@@ -13,6 +16,11 @@ describe('the plan-phone form', () => {
   it('asks for the plan, the owner, both numbers and the phone', () => {
     expect(Object.keys(validatePlanPhone(emptyPlanPhoneDraft())).sort()).toEqual(['altMobile', 'brand', 'firstName', 'imei1', 'lastName', 'mobile', 'model', 'planId']);
     expect(validatePlanPhone(filled)).toEqual({});
+    // Every key the form shows is a string in the English file (a missing key would show as itself).
+    for (const error of Object.values(validatePlanPhone({ ...emptyPlanPhoneDraft(), altMobile: '98', imei1: '1' }))) {
+      const key = (error as { key: string }).key;
+      expect(typeof key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)?.[part], EN), key).toBe('string');
+    }
   });
 
   it('refuses a bad number, the same number twice, a bad IMEI and a second IMEI equal to the first', () => {

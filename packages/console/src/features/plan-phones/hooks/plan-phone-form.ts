@@ -5,8 +5,8 @@
  */
 import type { CreatePlanPhoneBody } from '@kisht/contract/customers';
 import { isValidEmail } from '@kisht/domain/email';
-import { isValidImei } from '@kisht/domain/imei';
 import { isValidLocalMobile, withCountryPrefix } from '@kisht/domain/mobile';
+import { phoneErrors } from '../../../shared/customers/customer-form.ts';
 
 export interface PlanPhoneDraft {
   planId: string;
@@ -33,7 +33,7 @@ export const emptyPlanPhoneDraft = (): PlanPhoneDraft => ({
   planId: '', firstName: '', lastName: '', mobile: '', altMobile: '', email: '', brand: '', model: '', imei1: '', imei2: '', serial: '',
 });
 
-const REQUIRED: FieldError = { key: 'addCustomer.errors.required' };
+const REQUIRED: FieldError = { key: 'common.required' };
 
 /**
  * What must be right before sending. The other number is required for anti-theft (a SIM-change alert must reach the
@@ -52,15 +52,7 @@ export function validatePlanPhone(d: PlanPhoneDraft): PlanPhoneErrors {
   else if (!isValidLocalMobile(d.altMobile)) errors.altMobile = { key: 'addCustomer.errors.mobile' };
   else if (d.altMobile === d.mobile) errors.altMobile = { key: 'validation.alt_mobile_same' };
   if (d.email.trim() && !isValidEmail(d.email)) errors.email = { key: 'addCustomer.errors.email' };
-  if (!d.brand.trim()) errors.brand = REQUIRED;
-  if (!d.model.trim()) errors.model = REQUIRED;
-  if (!d.imei1) errors.imei1 = REQUIRED;
-  else if (!isValidImei(d.imei1)) errors.imei1 = { key: 'addCustomer.errors.imei' };
-  if (d.imei2) {
-    if (!isValidImei(d.imei2)) errors.imei2 = { key: 'addCustomer.errors.imei' };
-    else if (d.imei2 === d.imei1) errors.imei2 = { key: 'addCustomer.errors.imeiSame' };
-  }
-  return errors;
+  return { ...errors, ...phoneErrors(d) };
 }
 
 /** The request for a checked draft: the phone enrols by the EMM QR (provisioning type 0) as a financed phone does. */
