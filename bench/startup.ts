@@ -2,7 +2,8 @@
  * Time from starting the server (what `npm start` runs once the console is built) to GET /api/health = 200:
  * on a fresh PGlite data folder made by initdb and the migrations (PGLITE_TEMPLATE_DIR=off), the first fresh
  * folder with the template (which builds it), a later fresh folder copied from it, the existing folder again,
- * and `npm start` itself on the existing folder (its console build is skipped when the sources are unchanged),
+ * the same folder with the bundled server (dist/server.mjs, what `npm start` runs), and `npm start` itself on the
+ * existing folder (its console build and server bundle are skipped when the sources are unchanged),
  * next to a bare Node http server's start in the same run as the baseline. The template lives in a folder of
  * this run, not in the shared cache. CPU time (Linux) is the server process's own, at the moment it answered:
  * steadier than the wall clock on a busy machine. Ends with one JSON line.
@@ -68,8 +69,11 @@ const initdb = await timeStart(server, { ...base, PGLITE_TEMPLATE_DIR: 'off', DA
 const first = await timeStart(server, { ...withTemplate, DATA_DIR: path.join(work, 'b') }, health);
 const fresh = await timeStart(server, { ...withTemplate, DATA_DIR: path.join(work, 'c') }, health);
 const again = await timeStart(server, { ...withTemplate, DATA_DIR: path.join(work, 'c') }, health);
-// `npm start` as a newcomer runs it the second time: the console was built by the first (done here once, untimed).
+// `npm start` as a newcomer runs it the second time: the console was built and the server bundled by the first
+// (done here once, untimed).
 execFileSync('npm', ['run', 'build:if-stale', '-w', '@kisht/console'], { cwd: root, stdio: 'ignore' });
+execFileSync(process.execPath, ['packages/server/scripts/bundle-if-stale.mjs'], { cwd: root, stdio: 'ignore' });
+const bundled = await timeStart(['packages/server/dist/server.mjs'], { ...withTemplate, DATA_DIR: path.join(work, 'c') }, health);
 // npm's own process is not the server's: no CPU figure for it.
 const npmStart = { ...(await timeStart(['start'], { ...withTemplate, DATA_DIR: path.join(work, 'c') }, health, 'npm')), cpuMs: null };
 rmSync(work, { recursive: true, force: true });
@@ -81,12 +85,13 @@ row('bare node http server (baseline)', bare);
 row('server, fresh folder by initdb + migrations', initdb);
 row('server, first fresh folder (builds the template)', first);
 row('server, fresh folder copied from the template', fresh);
-row('server, existing data folder', again);
+row('server from its sources (tsx), existing data folder', again);
+row('server bundled (what npm start runs), existing folder', bundled);
 row('npm start, existing folder, built console', npmStart);
 const round = (n: number | null) => (n === null ? null : Math.round(n));
 console.log(JSON.stringify({
   bench: 'startup', bare_ms: Math.round(bare.ms),
-  fresh_initdb_ms: Math.round(initdb.ms), fresh_first_ms: Math.round(first.ms), fresh_ms: Math.round(fresh.ms), existing_ms: Math.round(again.ms), npm_start_ms: Math.round(npmStart.ms),
-  fresh_initdb_cpu_ms: round(initdb.cpuMs), fresh_cpu_ms: round(fresh.cpuMs), existing_cpu_ms: round(again.cpuMs),
-  ratio_fresh_vs_initdb: Number((fresh.ms / initdb.ms).toFixed(2)), ratio_existing: Number((again.ms / bare.ms).toFixed(2)), ratio_npm_start: Number((npmStart.ms / bare.ms).toFixed(2)),
+  fresh_initdb_ms: Math.round(initdb.ms), fresh_first_ms: Math.round(first.ms), fresh_ms: Math.round(fresh.ms), existing_ms: Math.round(again.ms), bundled_ms: Math.round(bundled.ms), npm_start_ms: Math.round(npmStart.ms),
+  fresh_initdb_cpu_ms: round(initdb.cpuMs), fresh_cpu_ms: round(fresh.cpuMs), existing_cpu_ms: round(again.cpuMs), bundled_cpu_ms: round(bundled.cpuMs),
+  ratio_fresh_vs_initdb: Number((fresh.ms / initdb.ms).toFixed(2)), ratio_existing: Number((again.ms / bare.ms).toFixed(2)), ratio_bundled: Number((bundled.ms / bare.ms).toFixed(2)), ratio_npm_start: Number((npmStart.ms / bare.ms).toFixed(2)),
 }));

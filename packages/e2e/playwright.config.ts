@@ -32,7 +32,8 @@ export default defineConfig({
     trace: 'off',
   },
   webServer: {
-    command: 'node --import tsx ../server/src/server.ts',
+    // The server as `npm start` runs it: bundled (only when its sources changed), not transpiled on the fly.
+    command: 'node ../server/scripts/bundle-if-stale.mjs && node --enable-source-maps ../server/dist/server.mjs',
     url: `${BASE_URL}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -1,10 +1,10 @@
 // `npm start` builds the console only when its sources changed since the last build: a hash of everything the
 // build reads (the console's sources and config, and the shared packages it imports) is kept in
 // dist/.build-inputs; the same hash skips the build. Any other argument forces a build.
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+import { inputsDigest, upToDate, writeStamp } from '../../../scripts/inputs-digest.mjs';
 
 const CONSOLE = new URL('..', import.meta.url).pathname;
 const PACKAGES = join(CONSOLE, '..');
@@ -15,27 +15,15 @@ const INPUTS = [
   join(PACKAGES, 'locales'), join(PACKAGES, '..', 'package-lock.json'),
 ];
 
-function* files(path) {
-  if (!existsSync(path)) return;
-  if (statSync(path).isDirectory()) {
-    for (const name of readdirSync(path).sort()) if (name !== 'node_modules') yield* files(join(path, name));
-  } else yield path;
-}
-
-const hash = createHash('sha256');
-for (const input of INPUTS) {
-  for (const file of files(input)) {
-    hash.update(relative(PACKAGES, file));
-    hash.update('\0');
-    hash.update(readFileSync(file));
-    hash.update('\0');
+/** Builds the console unless the last build was of the same sources (or `force`). */
+export function buildConsoleIfStale(force = false) {
+  const digest = inputsDigest(INPUTS, PACKAGES);
+  if (!force && upToDate(STAMP, digest, [join(CONSOLE, 'dist', 'index.html')])) {
+    console.log('console: already built from these sources (packages/console/dist); skipping the build');
+    return;
   }
-}
-const digest = hash.digest('hex');
-
-if (process.argv.length <= 2 && existsSync(STAMP) && existsSync(join(CONSOLE, 'dist', 'index.html')) && readFileSync(STAMP, 'utf8').trim() === digest) {
-  console.log('console: already built from these sources (packages/console/dist); skipping the build');
-} else {
   execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], { cwd: CONSOLE, stdio: 'inherit' });
-  writeFileSync(STAMP, `${digest}\n`);
+  writeStamp(STAMP, digest);
 }
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) buildConsoleIfStale(process.argv.length > 2);

@@ -5,7 +5,11 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { z } from 'zod';
 
+// This file's folder is packages/server/src, or packages/server/dist once bundled for `npm start`: the same
+// depth either way, so the repository is three levels up from both.
 export const REPO_ROOT = path.resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
+/** The server package's folder, whether running from its sources or from the bundle. */
+export const SERVER_ROOT = path.join(REPO_ROOT, 'packages', 'server');
 
 /** SHA-256 of nothing in base64url: the development placeholder for the agent APK's checksum. */
 export const EMPTY_FILE_CHECKSUM = '47DEQpj8HBSa-_TImW-5JCeuQeRkm5NMpJWZG3hSuFU';

@@ -2,7 +2,7 @@
 import { ltree } from '@electric-sql/pglite/contrib/ltree';
 import { PGlite } from '@electric-sql/pglite';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import pg from 'pg';
+import type pg from 'pg';
 import { isDatabaseUnavailable } from './errors.ts';
 
 export interface QueryResult<T> {
@@ -186,6 +186,8 @@ export interface OpenOptions {
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) {
+    // Loaded only here: a server on PGlite never needs the driver (a smaller start).
+    const { default: pg } = await import('pg');
     // A request that gets no connection within 10 s (the server does not answer, or every connection is
     // busy that long) fails with 503 instead of waiting without end; keep-alive notices a vanished server.
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, connectionTimeoutMillis: 10_000, keepAlive: true });

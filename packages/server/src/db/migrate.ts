@@ -1,9 +1,11 @@
 /** Runs the numbered SQL files in db/migrations once each, in order, each in its own transaction. */
 import { readdir, readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { SERVER_ROOT } from '../config.ts';
 import type { Database } from './database.ts';
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+// From the package's folder, not this file's: the bundled server (dist/server.mjs) reads the same files.
+export const MIGRATIONS_DIR = path.join(SERVER_ROOT, 'src', 'db', 'migrations') + path.sep;
 // A fixed key so two API nodes starting together do not both migrate.
 const MIGRATION_LOCK = 4_242_001;
 
@@ -14,7 +16,11 @@ export async function listMigrations(): Promise<string[]> {
 export async function migrate(db: Database): Promise<string[]> {
   const applied: string[] = [];
   await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+  // One read says which are already in: on a started database that is all of them, and the start goes on
+  // without a transaction per file. A file that looks pending is checked again under the lock.
+  const present = new Set((await db.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((row) => row.name));
   for (const name of await listMigrations()) {
+    if (present.has(name)) continue;
     const sql = await readFile(MIGRATIONS_DIR + name, 'utf8');
     const ran = await db.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);

@@ -8,16 +8,27 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import sharp, { type Metadata } from 'sharp';
-import jsQR from 'jsqr';
+import type SharpModule from 'sharp';
+import type { Metadata } from 'sharp';
 import type { DocumentType } from '@kisht/contract/documents';
 import type { MemberImageType } from '@kisht/contract/network';
 
 /** What an image is stored as: a customer document, a retailer's own photo, signature or payment QR, or a warranty claim's photo. */
 export type ImageSlot = DocumentType | `member_${MemberImageType}` | 'warranty_photo';
 
-// Each upload is decoded once; keeping decoded images in memory would only hold on to customers' photos.
-sharp.cache(false);
+/**
+ * The image library, loaded on the first upload rather than at start (it is a tenth of the server's start-up
+ * time and most starts never see an image). Each upload is decoded once; keeping decoded images in memory
+ * would only hold on to customers' photos, so its cache is off.
+ */
+let imageLibrary: Promise<{ default: typeof SharpModule }> | undefined;
+function loadSharp(): Promise<{ default: typeof SharpModule }> {
+  imageLibrary ??= import('sharp').then((module) => {
+    module.default.cache(false);
+    return module;
+  });
+  return imageLibrary;
+}
 
 export type ImageKind = { contentType: 'image/jpeg'; extension: 'jpg' } | { contentType: 'image/png'; extension: 'png' };
 
@@ -53,6 +64,7 @@ export type NormalisedImage = { ok: true; bytes: Buffer; width: number; height: 
  * `too_large`, refused before any pixel is decoded.
  */
 export async function normaliseImage(bytes: Buffer, kind: ImageKind, type: ImageSlot): Promise<NormalisedImage> {
+  const { default: sharp } = await loadSharp();
   const options = { limitInputPixels: IMAGE_LIMITS.maxInputPixels, failOn: 'error', sequentialRead: true } as const;
   let header: Metadata;
   try {
@@ -118,6 +130,7 @@ export type FileStore = ReturnType<typeof createFileStore>;
 
 /** The text of the QR code in an image (already normalised), or null when none can be read. */
 export async function readQrCode(bytes: Buffer): Promise<string | null> {
+  const [{ default: sharp }, { default: jsQR }] = await Promise.all([loadSharp(), import('jsqr')]);
   const { data, info } = await sharp(bytes, { failOn: 'error' }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   const found = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), info.width, info.height);
   return found?.data ?? null;

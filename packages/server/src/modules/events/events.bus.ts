@@ -4,7 +4,7 @@
  * PostgreSQL LISTEN/NOTIFY when DATABASE_URL is set, an in-process bus on the embedded database.
  */
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 
 /** Kinds of change bound to customers; each reaches only sessions that may see those customers. */
 export const CUSTOMER_CHANGES = ['customer', 'device_command', 'schedule', 'emi', 'sim_change', 'payment_claim', 'payment', 'family_usage'] as const;
@@ -90,6 +90,8 @@ export function createPostgresBus(options: { connectionString: string; notify: (
   let timer: NodeJS.Timeout | undefined;
 
   async function listen(): Promise<void> {
+    if (closed) return;
+    const { default: pg } = await import('pg');
     if (closed) return;
     const next = new pg.Client({ connectionString: options.connectionString, keepAlive: true });
     const retry = (error: unknown) => {
