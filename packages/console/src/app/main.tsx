@@ -19,7 +19,12 @@ import '../shared/ui/styles/dialogs.css';
 import '../shared/ui/styles/tables.css';
 
 startDeviceDetailsBridge();
-void initI18n();
+// The dictionary was asked for by index.html beside the scripts, so it is usually here by now. Waiting for it
+// (briefly) lets React render the first screen once, with its words, instead of the splash and then the screen:
+// on a slow phone's CPU that is a whole render less before the first screen shows. index.html's splash covers
+// the wait; past the limit the app starts anyway and shows its own splash until the words arrive.
+const I18N_WAIT_MS = 3_000;
+const words = initI18n();
 
 const store = createAppStore();
 const router = createAppRouter(store);
@@ -35,15 +40,17 @@ if (!container) throw new Error('index.html has no #root element');
 // The first render as a transition: React renders it in slices of a few milliseconds and lets the browser
 // paint and take input between them, instead of one long task on a slow phone's CPU.
 const root = createRoot(container);
-startTransition(() => {
-  root.render(
-    <StrictMode>
-      <Provider store={store}>
-        <RouterProvider router={router} />
-      </Provider>
-    </StrictMode>,
-  );
-});
+const start = () =>
+  startTransition(() => {
+    root.render(
+      <StrictMode>
+        <Provider store={store}>
+          <RouterProvider router={router} />
+        </Provider>
+      </StrictMode>,
+    );
+  });
+void Promise.race([words.catch(() => undefined), new Promise((resolve) => window.setTimeout(resolve, I18N_WAIT_MS))]).then(start);
 
 // The service worker downloads the whole app shell: let the first screen load first.
 if (document.readyState === 'complete') void registerServiceWorker();

@@ -1,5 +1,5 @@
 /** Everything around the screens: splash, theme, spinner, toasts and the update prompt. */
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useState } from 'react';
 import { Outlet, ScrollRestoration } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useGetOrgAppConfigQuery } from '../shared/config/config-api.ts';
@@ -35,15 +35,17 @@ export function RootLayout() {
   useOrgTheme(org.data);
 
   // The first screen waits for its words only: the organisation's config (names, colours) fills in when it answers.
+  // When the words are already here (main.tsx waits for them briefly), the first render is the screen itself,
+  // and index.html's splash goes before that render is painted.
   const loaded = ready || waitedMax;
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (splash && loaded) {
       dispatch(setSplashScreen(false));
       document.getElementById('boot-splash')?.remove();
     }
   }, [dispatch, loaded, splash]);
 
-  if (splash) return <SplashScreen />;
+  if (splash && !loaded) return <SplashScreen />;
   return (
     <div className="app-column">
       {/* In the flow above the screen, not over it: the app bar and its menu button move down while it shows. */}
