@@ -12,8 +12,18 @@ import { seedDemo } from '../packages/server/src/db/seed.ts';
 /**
  * A new database with the migrations and the demo data: the database named in `url` dropped and created again
  * (PostgreSQL), or PGlite in a temporary folder. `remove` deletes that folder.
+ * With `reuse` (PostgreSQL only), a database already seeded by an earlier run with the same label is kept as it
+ * is and `seeded` is true: see `markSeeded`. A read-only bench may then skip a seed of many minutes.
  */
-export async function freshBenchDatabase(url: string | undefined): Promise<{ db: Database; remove: () => void }> {
+export async function freshBenchDatabase(url: string | undefined, reuse?: string): Promise<{ db: Database; remove: () => void; seeded: boolean }> {
+  if (url && reuse) {
+    const existing = await openDatabase({ databaseUrl: url, dataDir: 'memory://' }).catch(() => null);
+    if (existing) {
+      const marker = await existing.query<{ label: string }>('SELECT label FROM bench_seeded').catch(() => ({ rows: [] as Array<{ label: string }> }));
+      if (marker.rows[0]?.label === reuse) return { db: existing, remove: () => undefined, seeded: true };
+      await existing.close();
+    }
+  }
   let dataDir: string | null = null;
   if (url) {
     const name = new URL(url).pathname.slice(1);
@@ -28,7 +38,14 @@ export async function freshBenchDatabase(url: string | undefined): Promise<{ db:
   const db = await openDatabase({ databaseUrl: url, dataDir: dataDir ? path.join(dataDir, 'pglite') : 'memory://' });
   await migrate(db);
   await seedDemo(db);
-  return { db, remove: () => { if (dataDir) rmSync(dataDir, { recursive: true, force: true }); } };
+  return { db, remove: () => { if (dataDir) rmSync(dataDir, { recursive: true, force: true }); }, seeded: false };
+}
+
+/** Records that `db` holds the seed described by `label`, for a later run's `freshBenchDatabase(url, label)`. */
+export async function markSeeded(db: Database, label: string): Promise<void> {
+  await db.query('CREATE TABLE IF NOT EXISTS bench_seeded (label text NOT NULL)');
+  await db.query('DELETE FROM bench_seeded');
+  await db.query('INSERT INTO bench_seeded (label) VALUES ($1)', [label]);
 }
 
 export interface LoadResult {
