@@ -175,10 +175,45 @@ describe('generateSchedule: rounding edges', () => {
     expect(last(schedule).balanceAfterPaise).toBe(0);
   });
 
-  it('goes down to a zero EMI on a loan of a few paise, the last instalment paying it all', () => {
-    const schedule = generateSchedule(terms({ pricePaise: 150, annualRateBps: 0, tenureMonths: 3 }));
-    expect(schedule.emiPaise).toBe(0);
-    expect(schedule.instalments.map((i) => i.amountPaise)).toEqual([0, 0, 150]);
+  it('refuses a loan of a few paise whose EMI would round down to nothing, naming the rule', () => {
+    // Rs 1.50 over 3 months would be [0, 0, 150]: instalments of nothing are refused as terms, not stored.
+    const refused = (() => {
+      try {
+        generateSchedule(terms({ pricePaise: 150, annualRateBps: 0, tenureMonths: 3 }));
+      } catch (error) {
+        return error;
+      }
+      return null;
+    })();
+    expect(refused).toBeInstanceOf(LoanTermsError);
+    expect(refused).toMatchObject({ field: 'tenureMonths', rule: 'financed_below_tenure' });
+    // The same money over one instalment fewer per rupee is fine: Rs 2.40 over 3 is Rs 1, Rs 1 and 40 paise.
+    expect(generateSchedule(terms({ pricePaise: 240, annualRateBps: 0, tenureMonths: 3 })).instalments.map((i) => i.amountPaise)).toEqual([100, 100, 40]);
+  });
+
+  it('rounds an EMI of exactly half a rupee over up, from the exact ratio (not a float a hair below it)', () => {
+    // Rs 2,50,250 at 2.40% over 2 months: E = 2,50,250 x 0.002 x 1.002^2 / (1.002^2 - 1) = Rs 1,25,500.50 exactly.
+    expect(generateSchedule(terms({ pricePaise: 25_025_000, annualRateBps: 240, tenureMonths: 2 })).emiPaise).toBe(12_550_100);
+    // Rs 2,525 at 24% over 2 (E = Rs 1,300.50) and Rs 10,050 at 12% over 2 (E = Rs 5,100.50).
+    expect(generateSchedule(terms({ pricePaise: 252_500, annualRateBps: 2400, tenureMonths: 2 })).emiPaise).toBe(130_100);
+    expect(generateSchedule(terms({ pricePaise: 1_005_000, annualRateBps: 1200, tenureMonths: 2 })).emiPaise).toBe(510_100);
+    // One paisa less financed is below the half and rounds down.
+    expect(generateSchedule(terms({ pricePaise: 25_024_999, annualRateBps: 240, tenureMonths: 2 })).emiPaise).toBe(12_550_000);
+  });
+
+  it('charges no flat interest on advance instalments: they are all principal, the monthly ones share the interest', () => {
+    // Rs 12,000 at 12% flat over 6 months with 2 in advance: interest Rs 720, EMI Rs 2,120; the 4 monthly
+    // instalments carry Rs 180 of interest each.
+    const schedule = generateSchedule(terms({ pricePaise: 1_200_000, annualRateBps: 1200, method: 'flat', tenureMonths: 6, advanceEmis: 2 }));
+    expect(schedule.totalInterestPaise).toBe(72_000);
+    expect(schedule.instalments.map((i) => [i.advance, i.amountPaise, i.interestPaise])).toEqual([
+      [true, 212_000, 0],
+      [true, 212_000, 0],
+      [false, 212_000, 18_000],
+      [false, 212_000, 18_000],
+      [false, 212_000, 18_000],
+      [false, 212_000, 18_000],
+    ]);
   });
 
   it('never puts more flat interest in an instalment than the instalment', () => {
@@ -240,11 +275,46 @@ const loanTermsArbitrary: fc.Arbitrary<LoanTerms> = fc
       firstDueDate: addDays(startDate, firstDueGap),
     };
   });
+/** Random terms with at least a rupee financed per instalment: never refused for rounding to instalments of 0. */
+const schedulableTermsArbitrary = loanTermsArbitrary.filter((t) => t.pricePaise - t.downPaymentPaise >= t.tenureMonths * RUPEE);
 
 describe('generateSchedule: properties over random valid terms', () => {
-  it('sums exactly, splits exactly and keeps every amount a non-negative integer', () => {
+  it('either schedules every instalment above 0 or refuses the terms as too small a loan, and only below Rs 1 an instalment', () => {
     fc.assert(
       fc.property(loanTermsArbitrary, (loan) => {
+        let schedule: Schedule;
+        try {
+          schedule = generateSchedule(loan);
+        } catch (error) {
+          expect(error).toMatchObject({ rule: 'financed_below_tenure' });
+          expect(loan.pricePaise - loan.downPaymentPaise).toBeLessThan(loan.tenureMonths * RUPEE);
+          return;
+        }
+        for (const instalment of schedule.instalments) expect(instalment.amountPaise).toBeGreaterThan(0);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('gives advance instalments no interest, by either method', () => {
+    fc.assert(
+      fc.property(schedulableTermsArbitrary, (loan) => {
+        const { instalments } = generateSchedule(loan);
+        const monthly = instalments.filter((i) => !i.advance);
+        for (const instalment of instalments.filter((i) => i.advance)) {
+          // Only when the monthly ones cannot hold all the flat interest (a very high rate, most paid in advance).
+          if (instalment.interestPaise > 0) {
+            expect(loan.method).toBe('flat');
+            expect(monthly.every((i) => i.interestPaise === i.amountPaise)).toBe(true);
+          }
+        }
+      }),
+    );
+  });
+
+  it('sums exactly, splits exactly and keeps every amount a non-negative integer', () => {
+    fc.assert(
+      fc.property(schedulableTermsArbitrary, (loan) => {
         const schedule = generateSchedule(loan);
         const { instalments } = schedule;
         expect(instalments).toHaveLength(loan.tenureMonths);
@@ -268,7 +338,7 @@ describe('generateSchedule: properties over random valid terms', () => {
 
   it('charges the EMI, a whole number of rupees, on every instalment but the last', () => {
     fc.assert(
-      fc.property(loanTermsArbitrary, (loan) => {
+      fc.property(schedulableTermsArbitrary, (loan) => {
         const schedule = generateSchedule(loan);
         expect(schedule.emiPaise % RUPEE).toBe(0);
         expect(schedule.emiPaise).toBeGreaterThanOrEqual(0);
@@ -280,7 +350,7 @@ describe('generateSchedule: properties over random valid terms', () => {
 
   it('pays the balance down to 0 without it ever rising', () => {
     fc.assert(
-      fc.property(loanTermsArbitrary, (loan) => {
+      fc.property(schedulableTermsArbitrary, (loan) => {
         const schedule = generateSchedule(loan);
         let previous = schedule.financedPaise;
         for (const instalment of schedule.instalments) {
@@ -296,7 +366,7 @@ describe('generateSchedule: properties over random valid terms', () => {
 
   it('dates advance EMIs on the start date and the rest monthly from the first due date', () => {
     fc.assert(
-      fc.property(loanTermsArbitrary, (loan) => {
+      fc.property(schedulableTermsArbitrary, (loan) => {
         const { instalments } = generateSchedule(loan);
         for (const [index, instalment] of instalments.entries()) {
           const isAdvance = index < loan.advanceEmis;
@@ -314,7 +384,7 @@ describe('generateSchedule: properties over random valid terms', () => {
 
   it('collects down payment, fee and advance EMIs upfront', () => {
     fc.assert(
-      fc.property(loanTermsArbitrary, (loan) => {
+      fc.property(schedulableTermsArbitrary, (loan) => {
         const schedule = generateSchedule(loan);
         const advance = sum(schedule.instalments.filter((i) => i.advance).map((i) => i.amountPaise));
         expect(schedule.upfrontPaise).toBe(loan.downPaymentPaise + loan.processingFeePaise + advance);
@@ -325,7 +395,7 @@ describe('generateSchedule: properties over random valid terms', () => {
 
   it('charges no interest at 0%, by either method', () => {
     fc.assert(
-      fc.property(loanTermsArbitrary, (loan) => {
+      fc.property(schedulableTermsArbitrary, (loan) => {
         const schedule = generateSchedule({ ...loan, annualRateBps: 0 });
         expect(schedule.totalInterestPaise).toBe(0);
         expect(schedule.instalments.every((i) => i.interestPaise === 0)).toBe(true);
@@ -336,7 +406,7 @@ describe('generateSchedule: properties over random valid terms', () => {
 
   it('charges no more interest on a reducing balance than flat, within a rupee per instalment', () => {
     fc.assert(
-      fc.property(loanTermsArbitrary, fc.integer({ min: 1, max: 6000 }), (loan, annualRateBps) => {
+      fc.property(schedulableTermsArbitrary, fc.integer({ min: 1, max: 6000 }), (loan, annualRateBps) => {
         const reducing = generateSchedule({ ...loan, annualRateBps, method: 'reducing' });
         const flat = generateSchedule({ ...loan, annualRateBps, method: 'flat' });
         expect(reducing.totalInterestPaise).toBeLessThanOrEqual(flat.totalInterestPaise + loan.tenureMonths * RUPEE);
@@ -348,7 +418,7 @@ describe('generateSchedule: properties over random valid terms', () => {
   it('follows the EMI formulas rounded to the rupee, and the split rules, on loans of Rs 5,000 and more', () => {
     // Smaller loans may need the EMI lowered (see the rounding edges above); these never do.
     fc.assert(
-      fc.property(loanTermsArbitrary, (loan) => {
+      fc.property(schedulableTermsArbitrary, (loan) => {
         fc.pre(loan.pricePaise - loan.downPaymentPaise >= 5_000 * RUPEE);
         const schedule = generateSchedule(loan);
         const financed = schedule.financedPaise;
@@ -362,14 +432,17 @@ describe('generateSchedule: properties over random valid terms', () => {
         } else expected = roundToRupee(exactEmiWithAdvance(financed, loan.annualRateBps, n, loan.advanceEmis));
         expect(schedule.emiPaise).toBe(expected);
 
-        // And the split: flat spreads interest evenly; reducing charges each month on the balance before it.
-        const share = Math.round(schedule.totalInterestPaise / n);
+        // And the split: flat spreads interest evenly over the monthly instalments (advance ones are all
+        // principal); reducing charges each month on the balance before it.
+        const monthly = n - loan.advanceEmis;
+        const share = Math.round(schedule.totalInterestPaise / monthly);
         let balance = financed;
         for (const instalment of schedule.instalments) {
           // (Unless the rounded-up shares would add up past the total: see the rounding edges.)
-          if (loan.method === 'flat' && instalment.number < n && (n - 1) * share <= schedule.totalInterestPaise) {
+          if (loan.method === 'flat' && !instalment.advance && instalment.number < n && (monthly - 1) * share <= schedule.totalInterestPaise) {
             expect(instalment.interestPaise).toBe(share);
           }
+          if (loan.method === 'flat' && instalment.advance && share <= instalment.amountPaise) expect(instalment.interestPaise).toBe(0);
           if (loan.method === 'reducing' && !instalment.advance) {
             expect(instalment.interestPaise).toBe(Math.round((balance * loan.annualRateBps) / 120_000));
           }
@@ -382,7 +455,7 @@ describe('generateSchedule: properties over random valid terms', () => {
 
   it('lowers a flat or 0% EMI only as far as the last instalment needs', () => {
     fc.assert(
-      fc.property(loanTermsArbitrary, (loan) => {
+      fc.property(schedulableTermsArbitrary, (loan) => {
         fc.pre(loan.method === 'flat' || loan.annualRateBps === 0);
         const schedule = generateSchedule(loan);
         const n = loan.tenureMonths;

@@ -11,21 +11,22 @@
  *   at 0% over 60 months is 59 x Rs 29 + Rs 59, since Rs 30 would leave 0 for the last).
  * - 0% scheme (either method): no interest, EMI = rupee-rounded financed / n.
  * - flat: total interest = financed x rate x n / 12, rounded half up to the paisa, EMI =
- *   rupee-rounded (financed + interest) / n. Each instalment's interest part is interest / n
- *   rounded half up and the last takes the rest; principal is the remainder of the instalment.
+ *   rupee-rounded (financed + interest) / n. Advance instalments are all principal; each monthly
+ *   instalment's interest part is interest / (n - advance) rounded half up and the last takes the rest;
+ *   principal is the remainder of the instalment.
  *   Where that would make a part negative (interest of a few rupees over many months, where the
  *   rounded-up shares add up past the total, or a loan of a few rupees), shares stop once the interest
  *   is used up, and an instalment's interest is capped at its amount with the excess moved earlier.
  * - reducing balance: with k advance instalments (collected at enrolment, all principal, no
  *   interest) and m = n - k monthly ones, the exact EMI E solves financed = k E + E (1 - (1+r)^-m) / r,
- *   then is rounded to the rupee. Each monthly instalment's interest is balance x r rounded half up
+ *   then is rounded to the rupee, halves up, from the exact ratio. Each monthly instalment's interest is balance x r rounded half up
  *   to the paisa and its principal is EMI - interest; the last pays the whole remaining balance plus
  *   its interest. Total interest is the sum of the interest parts. An instalment's interest never
  *   exceeds its amount, so a balance never grows (again only reachable on loans of a few rupees).
  * - Due dates: advance instalments on the enrolment date; monthly ones on the first due date and
  *   then monthly on its day of the month, clamped in short months (31 Jan, 28 Feb, 31 Mar).
- * Interest parts are computed from the integer inputs exactly (BigInt ratios), so the schedule does
- * not depend on floating point; only the reducing-balance EMI before rupee rounding is a float.
+ * Every amount, the reducing-balance EMI included, is computed from the integer inputs exactly (BigInt
+ * ratios), so no float decides a paisa.
  */
 import { addMonths, isIsoDate } from './calendar.ts';
 
@@ -72,13 +73,18 @@ export interface Schedule {
   instalments: Instalment[];
 }
 
+/** Why terms were refused: a field out of its range, or a loan too small to split into that many instalments. */
+export type LoanTermsRule = 'loan_terms' | 'financed_below_tenure';
+
 export class LoanTermsError extends Error {
   readonly field: keyof LoanTerms;
+  readonly rule: LoanTermsRule;
 
-  constructor(field: keyof LoanTerms, message: string) {
+  constructor(field: keyof LoanTerms, message: string, rule: LoanTermsRule = 'loan_terms') {
     super(`${field}: ${message}`);
     this.name = 'LoanTermsError';
     this.field = field;
+    this.rule = rule;
   }
 }
 
@@ -145,10 +151,6 @@ function divideRoundHalfUp(numerator: bigint, denominator: bigint): number {
   return Number((2n * numerator + denominator) / (2n * denominator));
 }
 
-function roundToRupee(paise: number): number {
-  return Math.floor(paise / PAISE_PER_RUPEE + 0.5) * PAISE_PER_RUPEE;
-}
-
 /** Interest on a balance for one month, rounded half up to the paisa. */
 function monthInterest(balancePaise: number, annualRateBps: number): number {
   return divideRoundHalfUp(BigInt(balancePaise) * BigInt(annualRateBps), BigInt(BPS_MONTHS_PER_UNIT));
@@ -168,21 +170,27 @@ interface Split {
   interestPaise: number;
 }
 
-/** Flat (and 0%) schedules: fixed amounts, each split into principal and an even share of the interest. */
-function flatSplits(totalInterestPaise: number, amounts: number[]): Split[] {
+/**
+ * Flat (and 0%) schedules: fixed amounts, each split into principal and an even share of the interest. The
+ * first `advance` instalments (collected at enrolment) are all principal, as on a reducing-balance loan: the
+ * interest is shared among the monthly ones only.
+ */
+function flatSplits(totalInterestPaise: number, amounts: number[], advance: number): Split[] {
   const count = amounts.length;
-  const share = divideRoundHalfUp(BigInt(totalInterestPaise), BigInt(count));
-  const interest: number[] = [];
+  const monthly = count - advance;
+  const share = divideRoundHalfUp(BigInt(totalInterestPaise), BigInt(monthly));
+  const interest: number[] = amounts.map(() => 0);
   let interestLeft = totalInterestPaise;
-  for (let i = 0; i < count - 1; i++) {
+  for (let i = advance; i < count - 1; i++) {
     const part = Math.min(share, amounts[i]!, interestLeft);
-    interest.push(part);
+    interest[i] = part;
     interestLeft -= part;
   }
-  // An instalment cannot be more interest than its amount: push any excess back onto earlier ones.
-  // The amounts sum to financed + interest with financed > 0, so there is always room.
+  // An instalment cannot be more interest than its amount: push any excess back onto earlier monthly ones, and
+  // only if they are all interest already (a very high rate with most instalments in advance) onto the advance
+  // ones. The amounts sum to financed + interest with financed > 0, so there is always room.
   const lastInterest = Math.min(interestLeft, amounts[count - 1]!);
-  interest.push(lastInterest);
+  interest[count - 1] = lastInterest;
   let excess = interestLeft - lastInterest;
   for (let i = count - 2; excess > 0 && i >= 0; i--) {
     const room = amounts[i]! - interest[i]!;
@@ -193,13 +201,22 @@ function flatSplits(totalInterestPaise: number, amounts: number[]): Split[] {
   return amounts.map((amount, i) => ({ principalPaise: amount - interest[i]!, interestPaise: interest[i]! }));
 }
 
-/** The unrounded reducing-balance EMI with `advance` interest-free instalments paid at once. */
-function exactReducingEmi(financedPaise: number, annualRateBps: number, tenure: number, advance: number): number {
-  const r = monthlyRate(annualRateBps);
-  const monthly = tenure - advance;
-  // (1 - (1+r)^-m) / r via expm1/log1p: stays accurate for tiny rates where 1 - (1+r)^-m cancels.
-  const annuityFactor = -Math.expm1(-monthly * Math.log1p(r)) / r;
-  return financedPaise / (advance + annuityFactor);
+/**
+ * The reducing-balance EMI with `advance` interest-free instalments paid at once, rounded half up to the rupee,
+ * computed exactly. With the monthly rate r = a / b (a = the annual basis points, b = 120,000), X = (b + a)^m and
+ * Y = b^m for the m monthly instalments, financed = k E + E (1 - (1+r)^-m) / r gives
+ * E = financed a X / (k a X + b (X - Y)): a ratio of integers, so an EMI that is exactly half a rupee over rounds
+ * up, as the rule says (a float of the same ratio can land a hair below the half and round down).
+ */
+function reducingEmiRoundedToRupee(financedPaise: number, annualRateBps: number, tenure: number, advance: number): number {
+  const a = BigInt(annualRateBps);
+  const b = BigInt(BPS_MONTHS_PER_UNIT);
+  const monthly = BigInt(tenure - advance);
+  const x = (b + a) ** monthly;
+  const y = b ** monthly;
+  const numerator = BigInt(financedPaise) * a * x;
+  const denominator = BigInt(advance) * a * x + b * (x - y);
+  return divideRoundHalfUp(numerator, denominator * BigInt(PAISE_PER_RUPEE)) * PAISE_PER_RUPEE;
 }
 
 /** Walks a reducing-balance schedule; null when this EMI pays the loan off before the last instalment. */
@@ -220,7 +237,7 @@ function reducingSplits(financedPaise: number, terms: LoanTerms, emiPaise: numbe
 }
 
 function reducingSchedule(financedPaise: number, terms: LoanTerms): { emiPaise: number; splits: Split[] } {
-  let emi = roundToRupee(exactReducingEmi(financedPaise, terms.annualRateBps, terms.tenureMonths, terms.advanceEmis));
+  let emi = reducingEmiRoundedToRupee(financedPaise, terms.annualRateBps, terms.tenureMonths, terms.advanceEmis);
   // An EMI of 0 always works (the last instalment is then the whole loan), so this ends.
   for (;;) {
     const splits = reducingSplits(financedPaise, terms, emi);
@@ -238,7 +255,7 @@ function flatSchedule(financedPaise: number, terms: LoanTerms): { emiPaise: numb
   const total = financedPaise + totalInterest;
   const rounded = divideRoundHalfUp(BigInt(total), BigInt(n * PAISE_PER_RUPEE)) * PAISE_PER_RUPEE;
   const { emiPaise, amounts } = equalAmounts(total, n, rounded);
-  return { emiPaise, splits: flatSplits(totalInterest, amounts) };
+  return { emiPaise, splits: flatSplits(totalInterest, amounts, terms.advanceEmis) };
 }
 
 function dueDate(terms: LoanTerms, index: number): string {
@@ -269,6 +286,11 @@ export function generateSchedule(terms: LoanTerms): Schedule {
       advance: index < terms.advanceEmis,
     };
   });
+  // A loan of a few rupees over many instalments rounds its EMI down to nothing: a schedule with instalments
+  // of 0 is refused as terms, not stored (each of them would be "paid" the day it falls due).
+  if (instalments.some((i) => i.amountPaise <= 0)) {
+    throw new LoanTermsError('tenureMonths', `the amount financed (${financedPaise} paise) is too small for ${terms.tenureMonths} instalments`, 'financed_below_tenure');
+  }
   const totalInterestPaise = instalments.reduce((sum, i) => sum + i.interestPaise, 0);
   const advancePaise = instalments.filter((i) => i.advance).reduce((sum, i) => sum + i.amountPaise, 0);
   return {

@@ -70,6 +70,20 @@ describe('enrolment', () => {
     expect(imeiProblem.message).toMatch(/[\u0900-\u097F]/);
   });
 
+  it('refuses, in the retailer\'s language, a loan too small for its instalments, writing nothing and taking no key', async () => {
+    // Rs 1.50 financed over 3 months would round each EMI to nothing: instalments of Rs 0, 0 and 1.50.
+    const before = await keysLeft(ravi.token);
+    const imei = nextImei();
+    const tiny = customerBody({ imei1: imei, price_paise: 150, down_payment_paise: 0, annual_rate_bps: 0, interest_method: 'flat', tenure_months: 3 });
+    const res = await t.post('/api/customer', tiny, { token: ravi.token, headers: { cookie: 'i18next=hn' } });
+    expect(res.statusCode).toBe(400);
+    const problem = (res.json().details as Array<{ field: string; message: string; rule: string }>).find((d) => d.rule === 'financed_below_tenure')!;
+    expect(problem.field).toBe('tenure_months');
+    expect(problem.message).toMatch(/[\u0900-\u097F]/);
+    expect(await keysLeft(ravi.token)).toBe(before);
+    expect((await t.db.query('SELECT 1 FROM customers WHERE imei1 = $1', [imei])).rows).toHaveLength(0);
+  });
+
   it('keeps an IMEI to one active loan, and a failed enrolment takes no key', async () => {
     const imei = nextImei();
     expect((await t.post('/api/customer', customerBody({ imei1: imei }), { token: ravi.token })).statusCode).toBe(200);

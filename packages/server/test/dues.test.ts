@@ -164,4 +164,21 @@ describe('the daily dues run', () => {
       await t.db.query('UPDATE organizations SET auto_lock_days_overdue = 7 WHERE id = 23');
     }
   });
+
+  it('charges a percentage penalty on what is overdue on the instalment, not on the whole instalment', async () => {
+    const day = addDays(today, 12);
+    const partPaid = await enrol(addDays(day, -10)); // Rs 1,000 a month
+    const unpaid = await enrol(addDays(day, -10));
+    await t.post('/api/emi/multiple_emi_paid', { customer_id: partPaid.id, amount_paise: 90_000, method: 'cash' }, { token });
+    await t.db.query(`UPDATE organizations SET penalty_kind = 'percent', penalty_value = 200 WHERE id = 23`); // 2%
+    try {
+      await t.services.dues.runDue(day);
+      // Rs 100 still owed: 2% is Rs 2, not the Rs 20 of the whole instalment; the unpaid one pays on all Rs 1,000.
+      expect(await row('SELECT penalty_paise FROM emi_instalments WHERE customer_id = $1 AND number = 1', [partPaid.id])).toEqual({ penalty_paise: 200 });
+      expect(await row('SELECT penalty_paise FROM emi_instalments WHERE customer_id = $1 AND number = 1', [unpaid.id])).toEqual({ penalty_paise: 2_000 });
+      expect(await row(`SELECT amount_paise FROM penalty_charges WHERE customer_id = $1 AND source = 'dues_run'`, [partPaid.id])).toEqual({ amount_paise: 200 });
+    } finally {
+      await t.db.query(`UPDATE organizations SET penalty_kind = 'flat', penalty_value = 5000 WHERE id = 23`);
+    }
+  });
 });

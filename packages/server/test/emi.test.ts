@@ -143,8 +143,14 @@ describe('upcoming dues and outstanding', () => {
     expect(off.json().code).toBe('FEATURE_OFF');
     await runOperatorCommand(t.db, ['feature', '23', 'outstanding_amount', 'on'], () => undefined);
     const on = (await t.get('/api/emi/getTotalOutStanding', { token: ravi.token })).json().data;
-    const expected = await t.db.query<{ s: string }>(`SELECT sum(e.amount_paise + e.penalty_paise - e.paid_paise)::bigint::text AS s FROM emi_instalments e JOIN customers c ON c.id = e.customer_id JOIN users u ON u.id = c.account_id WHERE u.mobile = $1 AND c.install_status NOT IN (3, 5)`, [RAVI]);
+    const expected = await t.db.query<{ s: string }>(`SELECT sum(e.amount_paise + e.penalty_paise - e.paid_paise)::bigint::text AS s FROM emi_instalments e JOIN customers c ON c.id = e.customer_id JOIN users u ON u.id = c.account_id WHERE u.mobile = $1`, [RAVI]);
     expect(on.outstanding_paise).toBe(Number(expected.rows[0]!.s));
+    // A phone whose agent was uninstalled still owes its loan: the total keeps it.
+    const gone = await enrol(ravi.token, 3);
+    const owed = (await details(ravi.token, gone.id)).totals.outstanding_paise;
+    await t.db.query('UPDATE customers SET install_status = 3 WHERE id = $1', [gone.id]);
+    const after = (await t.get('/api/emi/getTotalOutStanding', { token: ravi.token })).json().data;
+    expect(after.outstanding_paise).toBe(on.outstanding_paise + owed);
     expect((await t.get('/api/emi/getTotalOutStanding', { token: meena.token })).statusCode).toBe(403);
   });
 });

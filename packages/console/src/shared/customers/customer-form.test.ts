@@ -104,6 +104,12 @@ describe('previewLoan', () => {
     expect(previewLoan(filled({ firstDueDate: TODAY }), TODAY)).toMatchObject({ errors: { firstDueDate: { key: 'addCustomer.loanErrors.firstDueDate' } } });
   });
 
+  it('says a loan is too small for its instalments, on the instalments, as the server does', () => {
+    // Rs 1.50 left after the down payment over 3 months would be instalments of Rs 0.
+    const preview = previewLoan(filled({ price: '3001.50', downPayment: '3000', rate: '0', tenure: '3', advanceEmis: '' }), TODAY);
+    expect(preview).toEqual({ kind: 'invalid', errors: { tenure: { key: 'validation.financed_below_tenure' } } });
+  });
+
   it('refuses amounts it cannot read', () => {
     expect(previewLoan(filled({ price: '12.345' }), TODAY)).toMatchObject({ kind: 'invalid', errors: { price: { key: 'addCustomer.errors.amount' } } });
     expect(previewLoan(filled({ tenure: '6.5' }), TODAY)).toMatchObject({ kind: 'invalid', errors: { tenure: { key: 'addCustomer.errors.wholeNumber' } } });

@@ -241,7 +241,9 @@ export function previewLoan(d: EnrolDraft, today: string): LoanPreview {
     return { kind: 'ok', terms, schedule: generateSchedule(terms) };
   } catch (error) {
     if (!(error instanceof LoanTermsError)) throw error;
-    return { kind: 'invalid', errors: { [LOAN_FIELD[error.field]]: { key: LOAN_ERROR_KEY[error.field] } } };
+    // Too small a loan for its instalments is said as such, not as a tenure out of range.
+    const key = error.rule === 'financed_below_tenure' ? 'validation.financed_below_tenure' : LOAN_ERROR_KEY[error.field];
+    return { kind: 'invalid', errors: { [LOAN_FIELD[error.field]]: { key } } };
   }
 }
 

@@ -3,7 +3,7 @@
  * active loans), its instalment schedule and one license key of the product's type; any failure leaves
  * nothing behind. A retailer sees its whole network; a mini-retailer only the customers it enrolled.
  */
-import { generateSchedule, LoanTermsError, validateLoanTerms, type LoanTerms } from '@kisht/domain/emi';
+import { generateSchedule, LoanTermsError, type LoanTerms, type Schedule } from '@kisht/domain/emi';
 import { isValidImei } from '@kisht/domain/imei';
 import { isValidIdNumber, maskIdNumber, normaliseIdNumber, type IdType } from '@kisht/domain/identity';
 import { isActiveLoan } from '@kisht/domain/customer-status';
@@ -199,15 +199,16 @@ export function createCustomersService(deps: CustomersServiceDeps) {
         startDate: body.start_date ?? todayInIndia(),
         firstDueDate: body.first_due_date,
       };
+      // The schedule itself is the last check: terms in range can still be too small a loan for its instalments.
+      let scheduled: Schedule | null = null;
       try {
-        validateLoanTerms(terms);
+        scheduled = generateSchedule(terms);
       } catch (error) {
         if (!(error instanceof LoanTermsError)) throw error;
-        problems.push({ field: LOAN_FIELD[error.field], message: error.message.replace(/^\w+: /, ''), rule: 'loan_terms' });
+        problems.push({ field: LOAN_FIELD[error.field], message: error.message.replace(/^\w+: /, ''), rule: error.rule });
       }
-      if (problems.length > 0 || !product) throw new AppError('VALIDATION_FAILED', { details: problems });
-
-      const schedule = generateSchedule(terms);
+      if (problems.length > 0 || !product || !scheduled) throw new AppError('VALIDATION_FAILED', { details: problems });
+      const schedule = scheduled;
       return enrol(caller, product.product_type, imeis, async (tx) => {
         const customerId = await customers.insert({
           org_id: caller.orgId, account_id: caller.accountId, retailer_id: caller.userId,

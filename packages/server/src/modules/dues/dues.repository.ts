@@ -68,13 +68,26 @@ export function createDuesRepository(db: Queryable) {
     /** One penalty per instalment once it is past its grace days and still unpaid, written to the penalty ledger in the same statement. */
     async applyPenalties(rule: DuesRule, day: string, q: Queryable): Promise<number> {
       if (rule.penalty_kind === 'none' || rule.penalty_value === 0) return 0;
-      const amount = rule.penalty_kind === 'flat' ? '$3::int' : 'round(e.amount_paise * $3::numeric / 10000)::int';
+      const due = `e.org_id = $1 AND ${OPEN} AND e.penalty_applied_at IS NULL AND e.due_date < $2::date - $4::int`;
+      // A flat penalty is one statement over the instalments. A percentage is of what is overdue on the instalment,
+      // not of the whole instalment: Rs 50 still owed on a Rs 2,000 EMI is charged on Rs 50. Payments go to earlier
+      // penalties first, so the EMI's unpaid part is its amount less whatever was paid beyond those penalties (never
+      // a charge on a penalty). That amount depends on the penalty the row had before, so it is worked out first.
+      const charged = rule.penalty_kind === 'flat'
+        ? `charged AS (
+             UPDATE emi_instalments e SET penalty_paise = e.penalty_paise + $3::int, penalty_applied_at = now()
+              WHERE ${due} RETURNING e.id, e.customer_id, e.account_id, $3::int AS amount
+           )`
+        : `owed AS (
+             SELECT e.id, round((e.amount_paise - greatest(e.paid_paise - e.penalty_paise, 0)) * $3::numeric / 10000)::int AS amount
+               FROM emi_instalments e WHERE ${due}
+           ), charged AS (
+             UPDATE emi_instalments e SET penalty_paise = e.penalty_paise + o.amount, penalty_applied_at = now()
+               FROM owed o WHERE e.id = o.id AND o.amount > 0 AND ${due}
+               RETURNING e.id, e.customer_id, e.account_id, o.amount
+           )`;
       const res = await q.query<{ n: number }>(
-        `WITH charged AS (
-           UPDATE emi_instalments e SET penalty_paise = e.penalty_paise + ${amount}, penalty_applied_at = now()
-            WHERE e.org_id = $1 AND ${OPEN} AND e.penalty_applied_at IS NULL AND e.due_date < $2::date - $4::int AND ${amount} > 0
-            RETURNING e.id, e.customer_id, e.account_id, ${amount} AS amount
-         ), logged AS (
+        `WITH ${charged}, logged AS (
            INSERT INTO penalty_charges (customer_id, instalment_id, account_id, amount_paise, reason, source)
            SELECT customer_id, id, account_id, amount, 'late payment (' || $2::date || ')', 'dues_run' FROM charged RETURNING 1
          )

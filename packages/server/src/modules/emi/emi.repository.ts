@@ -181,15 +181,18 @@ export function createEmiRepository(db: Queryable) {
       return res.rows[0]!;
     },
 
-    /** Sums can pass 2^31 paise (Rs 2.1 crore) for a network, so they come back as bigint text and are read as numbers. */
+    /**
+     * Everything still owed, whatever the phone's state: a loan whose agent was uninstalled still owes its money
+     * (a completed loan owes nothing, so it adds nothing). Sums can pass 2^31 paise (Rs 2.1 crore) for a
+     * network, so they come back as bigint text and are read as numbers.
+     */
     async outstanding(accountId: number, retailerId: number | null, today: string) {
       const res = await db.query<{ outstanding_paise: string; overdue_paise: string; customers: number }>(
         `SELECT coalesce(sum(e.amount_paise + e.penalty_paise - e.paid_paise), 0)::bigint::text AS outstanding_paise,
                 coalesce(sum(e.amount_paise + e.penalty_paise - e.paid_paise) FILTER (WHERE e.due_date < $3::date), 0)::bigint::text AS overdue_paise,
                 count(DISTINCT e.customer_id)::int AS customers
            FROM emi_instalments e JOIN customers c ON c.id = e.customer_id
-          WHERE e.account_id = $1 AND ($2::int IS NULL OR c.retailer_id = $2) AND e.paid_paise < e.amount_paise + e.penalty_paise
-            AND c.install_status NOT IN (3, 5)`,
+          WHERE e.account_id = $1 AND ($2::int IS NULL OR c.retailer_id = $2) AND e.paid_paise < e.amount_paise + e.penalty_paise`,
         [accountId, retailerId, today],
       );
       const row = res.rows[0]!;
