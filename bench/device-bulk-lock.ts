@@ -22,7 +22,9 @@ import type { FleetSummary, FleetToken } from '../packages/agent/src/fleet.ts';
 import { startChild } from './ipc.ts';
 import { fmt } from './lib.ts';
 
-const { values: args } = parseArgs({ options: { phones: { type: 'string' }, 'enrol-concurrency': { type: 'string' }, mosquitto: { type: 'boolean' } } });
+const { values: args } = parseArgs({ options: { phones: { type: 'string' }, 'enrol-concurrency': { type: 'string' }, mosquitto: { type: 'boolean' }, 'no-storm': { type: 'boolean' } } });
+/** --no-storm skips the reconnect storm (a third of a 10,000-phone run) when only the bulk lock is wanted. */
+const withStorm = !args['no-storm'];
 const phones = Number(args.phones ?? process.env.BENCH_PHONES ?? 10_000);
 const loadAtStart = loadavg();
 const enrolConcurrency = Number(args['enrol-concurrency'] ?? 16);
@@ -161,15 +163,22 @@ try {
   const timings = await server.ask<Timings>('timings', { batchId: batch.id });
   const phonesAfter = await fleet.ask<FleetSummary>('summary');
 
-  say('Reconnect storm: every phone drops its connection, then all come back at once');
-  await server.ask('settling');
-  const stormOverflowsBefore = listenOverflows();
-  const storm = await fleet.ask<{
+  type Storm = {
     phones: number; allConnected: boolean; allCheckedIn: boolean; connectedSeconds: number; readySeconds: number;
     checkInFailures: number; checkInsDeferred: number; lastFailures: string[]; loopDelayMs: { p99: number; max: number };
-  }>('storm', { timeoutMs: connectTimeoutMs });
-  const stormOverflows = stormOverflowsBefore === null ? null : listenOverflows()! - stormOverflowsBefore;
-  const stormServer = await server.ask<{ answered: number; shed: number; mostOpen: number; p50: number; p99: number; max: number; loopDelayMs: { p99: number; max: number } }>('checkIns');
+  };
+  type ServerCheckIns = { answered: number; shed: number; mostOpen: number; p50: number; p99: number; max: number; loopDelayMs: { p99: number; max: number } };
+  let storm: Storm | null = null;
+  let stormServer: ServerCheckIns | null = null;
+  let stormOverflows: number | null = null;
+  if (withStorm) {
+    say('Reconnect storm: every phone drops its connection, then all come back at once');
+    await server.ask('settling');
+    const stormOverflowsBefore = listenOverflows();
+    storm = await fleet.ask<Storm>('storm', { timeoutMs: connectTimeoutMs });
+    stormOverflows = stormOverflowsBefore === null ? null : listenOverflows()! - stormOverflowsBefore;
+    stormServer = await server.ask<ServerCheckIns>('checkIns');
+  }
 
   // Report.
   const done = timings.counts.done ?? 0;
@@ -209,20 +218,22 @@ try {
   mem('phones (fleet) rss', started.before.rss, started.after.rss);
   console.log(`${brokerUrl ? 'server memory per connected phone (the broker runs in its own process)' : 'broker memory per connected phone'}: ${fmt(kbEach(heapDelta))} KB heap, ${fmt(kbEach(rssDelta))} KB rss${dbDelta !== null ? ` (${fmt(kbEach(rssDelta - dbDelta))} KB rss without the PGlite heap's growth)` : ''}`);
 
-  console.log(`\nreconnect storm: all ${storm.phones.toLocaleString('en-IN')} phones back at once; ${storm.allConnected ? 'all' : 'NOT all'} connected after ${fmt(storm.connectedSeconds)} s, ${storm.allCheckedIn ? 'all' : 'NOT all'} checked in after ${fmt(storm.readySeconds)} s (each check-in spread over the agent's first minute)`);
-  console.log(`  check-ins: ${storm.checkInFailures} failed or timed out${storm.checkInFailures ? ` (last: ${storm.lastFailures.join(' | ')})` : ''}, ${storm.checkInsDeferred} shed; the server answered ${stormServer.answered}: p50 ${fmt(stormServer.p50, 1)} ms, p99 ${fmt(stormServer.p99, 1)} ms, slowest ${fmt(stormServer.max, 1)} ms, at most ${stormServer.mostOpen} at once`);
-  console.log(`  the server's event loop ran late by up to ${fmt(stormServer.loopDelayMs.max, 0)} ms (p99 ${fmt(stormServer.loopDelayMs.p99, 0)} ms); the phones' by up to ${fmt(storm.loopDelayMs.max / 1000, 1)} s${stormOverflows !== null ? `; listen-queue drops ${stormOverflows}` : ''}`);
+  if (storm && stormServer) {
+    console.log(`\nreconnect storm: all ${storm.phones.toLocaleString('en-IN')} phones back at once; ${storm.allConnected ? 'all' : 'NOT all'} connected after ${fmt(storm.connectedSeconds)} s, ${storm.allCheckedIn ? 'all' : 'NOT all'} checked in after ${fmt(storm.readySeconds)} s (each check-in spread over the agent's first minute)`);
+    console.log(`  check-ins: ${storm.checkInFailures} failed or timed out${storm.checkInFailures ? ` (last: ${storm.lastFailures.join(' | ')})` : ''}, ${storm.checkInsDeferred} shed; the server answered ${stormServer.answered}: p50 ${fmt(stormServer.p50, 1)} ms, p99 ${fmt(stormServer.p99, 1)} ms, slowest ${fmt(stormServer.max, 1)} ms, at most ${stormServer.mostOpen} at once`);
+    console.log(`  the server's event loop ran late by up to ${fmt(stormServer.loopDelayMs.max, 0)} ms (p99 ${fmt(stormServer.loopDelayMs.p99, 0)} ms); the phones' by up to ${fmt(storm.loopDelayMs.max / 1000, 1)} s${stormOverflows !== null ? `; listen-queue drops ${stormOverflows}` : ''}`);
+  } else console.log('\nreconnect storm: skipped (--no-storm)');
 
   console.log(`\nphones connected ${started.summary.connected}/${phones} (${started.errors.length ? `${started.summary.errors} enrolments failed` : 'no enrolment failed'}); raw echoes ${raw.echoed}/${raw.sent}`);
   console.log(`bulk commands: ${timings.commands} written, done ${done}, failed ${failed}, expired ${timings.counts.expired ?? 0}, still open ${timings.commands - done - failed - (timings.counts.expired ?? 0)}, skipped ${progress.counts.skipped}; phones showing the lock screen ${phonesAfter.locked}`);
-  exitCode = done === phones && raw.echoed === phones && storm.allCheckedIn ? 0 : 1;
+  exitCode = done === phones && raw.echoed === phones && (storm?.allCheckedIn ?? true) ? 0 : 1;
   if (exitCode !== 0) console.log('NOT every phone confirmed: exit 1');
   console.log(JSON.stringify({
     bench: 'bulk-lock', phones, driver: ready.driver, broker: mosquitto ? 'mosquitto' : brokerUrl ? 'external' : 'embedded', done, failed, post_ms: Math.round(postSeconds * 1000), total_s: Number(bulkSeconds.toFixed(2)), raw_s: Number(raw.seconds.toFixed(2)),
     check_in_failed: started.checkInFailures, check_in_deferred: started.checkInsDeferred,
     server_check_in_p99_ms: Number(serverCheckIns.p99.toFixed(1)), server_check_in_max_ms: Number(serverCheckIns.max.toFixed(1)), server_loop_delay_max_ms: Math.round(serverCheckIns.loopDelayMs.max), phones_loop_delay_max_s: Number((started.loopDelayMs.max / 1000).toFixed(1)), listen_overflows: overflowsWhileSettling,
-    storm_connected_s: Number(storm.connectedSeconds.toFixed(2)), storm_checked_in_s: Number(storm.readySeconds.toFixed(2)), storm_check_in_failed: storm.checkInFailures,
-    storm_server_loop_delay_max_ms: Math.round(stormServer.loopDelayMs.max), storm_listen_overflows: stormOverflows,
+    storm_connected_s: storm ? Number(storm.connectedSeconds.toFixed(2)) : null, storm_checked_in_s: storm ? Number(storm.readySeconds.toFixed(2)) : null,
+    storm_check_in_failed: storm?.checkInFailures ?? null, storm_server_loop_delay_max_ms: stormServer ? Math.round(stormServer.loopDelayMs.max) : null, storm_listen_overflows: stormOverflows,
     ratio_total: Number((bulkSeconds / raw.seconds).toFixed(2)), ratio_p50: Number((timings.createdToFinished.p50 / raw.p50).toFixed(2)), ratio_p99: Number((timings.createdToFinished.p99 / raw.p99).toFixed(2)),
   }));
 } catch (error) {
