@@ -4,6 +4,7 @@
  * nothing but the time of the check-in writes that in one statement and opens no transaction, and one that
  * changes something still records all of it.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database, Queryable, QueryResult } from '../src/db/database.ts';
 import type { TestApp } from './harness.ts';
@@ -19,7 +20,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.stop());
 
-/** Counts the statements and transactions of the server's database while `work` (one request) runs. */
+/** Which calls belong to the request being counted: the phone's own MQTT reports, applied in the background, do not. */
+const request = new AsyncLocalStorage<true>();
+
+/**
+ * Counts the statements and transactions of the server's database made for `work` (one request): those started
+ * in its own asynchronous context, not a report of the phone's that the server happens to apply meanwhile.
+ */
 async function counted<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[]; transactions: number }> {
   const db: Database = t.db;
   const { query, transaction } = db;
@@ -27,17 +34,17 @@ async function counted<T>(work: () => Promise<T>): Promise<{ result: T; statemen
   let transactions = 0;
   const logged = (q: Queryable): Queryable => ({
     query<R>(sql: string, params?: unknown[]) {
-      statements.push(sql.replace(/\s+/g, ' ').slice(0, 120));
+      if (request.getStore()) statements.push(sql.replace(/\s+/g, ' ').slice(0, 120));
       return q.query<R>(sql, params);
     },
   });
   db.query = logged({ query: <R>(sql: string, params?: unknown[]) => query.call<Database, [string, unknown[] | undefined], Promise<QueryResult<R>>>(db, sql, params) }).query;
   db.transaction = <R>(run: (tx: Queryable) => Promise<R>) => {
-    transactions++;
+    if (request.getStore()) transactions++;
     return transaction.call<Database, [(tx: Queryable) => Promise<R>], Promise<R>>(db, (tx) => run(logged(tx)));
   };
   try {
-    const result = await work();
+    const result = await request.run(true, work);
     return { result, statements, transactions };
   } finally {
     db.query = query;
