@@ -241,8 +241,8 @@ export function previewLoan(d: EnrolDraft, today: string): LoanPreview {
     return { kind: 'ok', terms, schedule: generateSchedule(terms) };
   } catch (error) {
     if (!(error instanceof LoanTermsError)) throw error;
-    // Too small a loan for its instalments is said as such, not as a tenure out of range.
-    const key = error.rule === 'financed_below_tenure' ? 'validation.financed_below_tenure' : LOAN_ERROR_KEY[error.field];
+    // A field out of range is said per field; any other rule in the words the server uses for it (validation.<rule>).
+    const key = error.rule === 'loan_terms' ? LOAN_ERROR_KEY[error.field] : `validation.${error.rule}`;
     return { kind: 'invalid', errors: { [LOAN_FIELD[error.field]]: { key } } };
   }
 }

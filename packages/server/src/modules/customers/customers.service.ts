@@ -38,6 +38,17 @@ const LOAN_FIELD: Record<keyof LoanTerms, string> = {
   firstDueDate: 'first_due_date',
 };
 
+/** The schedule of these terms, or null with the refusal added to `problems` (the schedule is the last check). */
+function scheduleOrProblem(terms: LoanTerms, problems: Problem[]): Schedule | null {
+  try {
+    return generateSchedule(terms);
+  } catch (error) {
+    if (!(error instanceof LoanTermsError)) throw error;
+    problems.push({ field: LOAN_FIELD[error.field], message: error.message.replace(/^\w+: /, ''), rule: error.rule });
+    return null;
+  }
+}
+
 /** The IMEIs' check digits, and a second IMEI that repeats the first: at enrolment and when the IMEIs are edited. */
 function imeiProblems(imei1: string, imei2: string | null | undefined): Problem[] {
   const problems: Problem[] = [];
@@ -200,15 +211,8 @@ export function createCustomersService(deps: CustomersServiceDeps) {
         firstDueDate: body.first_due_date,
       };
       // The schedule itself is the last check: terms in range can still be too small a loan for its instalments.
-      let scheduled: Schedule | null = null;
-      try {
-        scheduled = generateSchedule(terms);
-      } catch (error) {
-        if (!(error instanceof LoanTermsError)) throw error;
-        problems.push({ field: LOAN_FIELD[error.field], message: error.message.replace(/^\w+: /, ''), rule: error.rule });
-      }
-      if (problems.length > 0 || !product || !scheduled) throw new AppError('VALIDATION_FAILED', { details: problems });
-      const schedule = scheduled;
+      const schedule = scheduleOrProblem(terms, problems);
+      if (problems.length > 0 || !product || !schedule) throw new AppError('VALIDATION_FAILED', { details: problems });
       return enrol(caller, product.product_type, imeis, async (tx) => {
         const customerId = await customers.insert({
           org_id: caller.orgId, account_id: caller.accountId, retailer_id: caller.userId,
