@@ -323,6 +323,19 @@ describe('customer summaries', () => {
     expect(deep.items).toHaveLength(50);
     const narrow = await listTotal(meena, 'search=bulk%20row104');
     expect(narrow).toMatchObject({ total: 11, total_capped: false }); // Row104 and Row1040-1049
+    // A first page that is not full is its own count; a full one, or a later page, is counted.
+    const whole = (await t.get('/api/customer/get_customers_keygen?search=bulk%20row104&limit=20', { token: meena.token })).json().data;
+    expect(whole).toMatchObject({ total: 11, total_capped: false });
+    expect(whole.items).toHaveLength(11);
+    const exact = (await t.get('/api/customer/get_customers_keygen?search=bulk%20row104&limit=11', { token: meena.token })).json().data;
+    expect(exact).toMatchObject({ total: 11, total_capped: false });
+    const second = (await t.get('/api/customer/get_customers_keygen?search=bulk%20row104&limit=10&page=2', { token: meena.token })).json().data;
+    expect(second).toMatchObject({ total: 11, total_capped: false });
+    expect(second.items).toHaveLength(1);
+    const byImei = (await t.get('/api/customer/get_customers_keygen?search=358000000001049', { token: meena.token })).json().data;
+    expect(byImei).toMatchObject({ total: 1, total_capped: false });
+    const noMatch = (await t.get('/api/customer/get_customers_keygen?search=nobody%20here', { token: meena.token })).json().data;
+    expect(noMatch).toMatchObject({ total: 0, total_capped: false, items: [] });
     await compare('after a bulk insert');
   });
 

@@ -306,14 +306,21 @@ export function createCustomersRepository(db: Queryable) {
      * A page of the list, newest first, with its total, in one statement. The total is exact and costs a few
      * rows when only status, lock and retailer filter: it is read from the summaries the customers' triggers
      * keep (migration 023). With a search or dates it is counted, up to LIST_COUNT_CAP matches and no further
-     * (total_capped), since a short search like "a" may match most of a big network.
+     * (total_capped), since a short search like "a" may match most of a big network; a first page that is
+     * not full is its own count.
      */
     async list(accountId: number, query: CustomerListQuery): Promise<{ items: CustomerListItem[]; total: number; total_capped: boolean }> {
       const { whereSql, summaryWhereSql, params, summarised } = listFilter(accountId, query);
+      const offset = (query.page - 1) * query.limit;
+      const limitParam = `$${params.length + 1}::int`;
+      // A first page that is not full holds every match (an IMEI or mobile search, nearly always), so the
+      // count is not run then: PostgreSQL evaluates a CASE branch's subquery only when the branch is taken.
       const totalSql = summarised
         ? `SELECT coalesce(sum(s.customers), 0)::int AS n FROM customer_summaries s WHERE ${summaryWhereSql}`
-        : `SELECT count(*)::int AS n FROM (SELECT 1 FROM customers c WHERE ${whereSql} LIMIT ${LIST_COUNT_CAP + 1}) AS matching`;
-      const offset = (query.page - 1) * query.limit;
+        : `SELECT CASE WHEN ${offset === 0 ? 'true' : 'false'} AND (SELECT count(*) FROM page) < ${limitParam}
+                       THEN (SELECT count(*)::int FROM page)
+                       ELSE (SELECT count(*)::int FROM (SELECT 1 FROM customers c WHERE ${whereSql} LIMIT ${LIST_COUNT_CAP + 1}) AS matching)
+                  END AS n`;
       // The total's row is joined to the page, so an empty page still brings the total (with a null id).
       const res = await db.query<{ total: number } & ((CustomerListItem & { created_at: Date }) | { id: null })>(
         `WITH page AS (
@@ -328,7 +335,7 @@ export function createCustomersRepository(db: Queryable) {
              ) due ON true
             WHERE ${whereSql}
             ORDER BY c.created_at DESC, c.id DESC
-            LIMIT $${params.length + 1}::int OFFSET $${params.length + 2}::bigint
+            LIMIT ${limitParam} OFFSET $${params.length + 2}::bigint
          )
          SELECT total.n AS total, page.* FROM (${totalSql}) AS total LEFT JOIN page ON true
           ORDER BY page.created_at DESC, page.id DESC`,
