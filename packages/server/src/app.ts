@@ -42,6 +42,7 @@ import { createSessionsRepository } from './modules/sessions/sessions.repository
 import { createSessionsService } from './modules/sessions/sessions.service.ts';
 import { createOrgRepository } from './modules/config/org.repository.ts';
 import { createEmmSeenRepository } from './modules/security/emm-seen.repository.ts';
+import { localEmmSeen } from './modules/security/emm-seen.local.ts';
 import { createSmsOutboxRepository } from './modules/dev/sms-outbox.repository.ts';
 import { createSmsQueueRepository } from './modules/sms-queue/sms-queue.repository.ts';
 import { createSmsQueue } from './modules/sms-queue/sms-queue.worker.ts';
@@ -201,8 +202,10 @@ export async function buildApp(config: Config, deps: AppDeps) {
   await app.register(inputGuard);
   // Imported only when used: the Redis client is a fifth of the start-up's module loading.
   const redisSeen = config.REDIS_URL ? await (await import('./modules/security/emm-seen.redis.ts')).createRedisEmmSeen({ url: config.REDIS_URL, windowMs: config.limits.emmWindowMs, log: eventsLog }) : null;
+  // A PGlite server is the only node on its data: its anti-replay values are checked in memory.
+  const localSeen = !redisSeen && db.driver === 'pglite' ? await localEmmSeen(db, config.limits.emmWindowMs, eventsLog) : null;
   await app.register(security, {
-    emmSeen: redisSeen ?? createEmmSeenRepository(db), sessions, tokenKey, emm: config.EMM_AUTH, appOrgId: config.APP_ORG_ID,
+    emmSeen: redisSeen ?? localSeen ?? createEmmSeenRepository(db), sessions, tokenKey, emm: config.EMM_AUTH, appOrgId: config.APP_ORG_ID,
     emmWindowMs: config.limits.emmWindowMs, sessionTouchSeconds: config.limits.sessionTouchSeconds,
   });
 
@@ -391,6 +394,7 @@ export async function buildApp(config: Config, deps: AppDeps) {
     apple.close();
     await app.close();
     await redisSeen?.close();
+    await localSeen?.flush();
     await broker.close();
     if (!deps.db) await db.close();
   }
