@@ -1,0 +1,151 @@
+/**
+ * The ledger that explains every rupee of a loan (decision 027): a payment split into penalty, interest and
+ * principal by the product's rule, the amount that closes a loan today, and a statement whose entries always
+ * add up to what is owed. Integer paise throughout.
+ */
+import { daysBetween } from './calendar.ts';
+import { fraction, roundFraction } from './exact.ts';
+import type { Component, LoanProductSettings } from './loan-product.ts';
+
+/** What is still owed on one instalment, by part. */
+export interface OwedParts {
+  number: number;
+  penaltyPaise: number;
+  interestPaise: number;
+  principalPaise: number;
+}
+
+export interface PartAllocation {
+  number: number;
+  penaltyPaise: number;
+  interestPaise: number;
+  principalPaise: number;
+}
+
+const FIELD: Record<Component, 'penaltyPaise' | 'interestPaise' | 'principalPaise'> = { penalty: 'penaltyPaise', interest: 'interestPaise', principal: 'principalPaise' };
+
+/**
+ * Splits a payment over instalments listed oldest first, by the product's rule: `instalment` settles each
+ * instalment's parts in order before the next instalment; `component` takes each part from every instalment,
+ * oldest first, before the next part. Whatever exceeds the total owed comes back as `unallocatedPaise`.
+ */
+export function allocateByRule(rule: LoanProductSettings['allocation'], owed: OwedParts[], amountPaise: number): { allocations: PartAllocation[]; unallocatedPaise: number } {
+  if (!Number.isSafeInteger(amountPaise) || amountPaise <= 0) throw new RangeError(`A payment must be a positive whole number of paise, got ${amountPaise}`);
+  for (const row of owed) {
+    for (const field of Object.values(FIELD)) {
+      if (!Number.isSafeInteger(row[field]) || row[field] < 0) throw new RangeError(`Instalment ${row.number} owes ${row[field]} as ${field}`);
+    }
+  }
+  const taken = owed.map((row) => ({ number: row.number, penaltyPaise: 0, interestPaise: 0, principalPaise: 0 }));
+  let left = amountPaise;
+  const take = (i: number, part: Component) => {
+    const field = FIELD[part];
+    const amount = Math.min(left, owed[i]![field] - taken[i]![field]);
+    taken[i]![field] += amount;
+    left -= amount;
+  };
+  if (rule.across === 'instalment') {
+    for (let i = 0; i < owed.length && left > 0; i++) for (const part of rule.order) take(i, part);
+  } else {
+    for (const part of rule.order) for (let i = 0; i < owed.length && left > 0; i++) take(i, part);
+  }
+  return { allocations: taken.filter((a) => a.penaltyPaise + a.interestPaise + a.principalPaise > 0), unallocatedPaise: left };
+}
+
+/** An instalment as the foreclosure quote reads it: its schedule and what is still owed on it. */
+export interface InstalmentState extends OwedParts {
+  dueDate: string;
+  /** The instalment's scheduled interest (whether paid or not). */
+  scheduledInterestPaise: number;
+}
+
+export interface ForeclosureQuote {
+  /** Principal not yet paid, on every instalment. */
+  principalPaise: number;
+  /** Interest of instalments already due and unpaid, plus the current period's interest accrued to today. */
+  interestPaise: number;
+  penaltyPaise: number;
+  feePaise: number;
+  totalPaise: number;
+}
+
+/**
+ * The amount that closes the loan today: all principal still owed, the unpaid interest of instalments already
+ * due, the current period's scheduled interest pro rata to the days elapsed (rounded as the product rounds
+ * interest), unpaid penalties, and the product's foreclosure fee on the principal not yet due. Interest of
+ * later periods is not charged.
+ */
+export function foreclosureQuote(product: LoanProductSettings, disbursementDate: string, instalments: InstalmentState[], today: string): ForeclosureQuote {
+  let principal = 0;
+  let interest = 0;
+  let penalty = 0;
+  let notYetDue = 0;
+  let periodStart = disbursementDate;
+  let accruedDone = false;
+  for (const row of [...instalments].sort((a, b) => (a.dueDate < b.dueDate ? -1 : a.dueDate > b.dueDate ? 1 : a.number - b.number))) {
+    principal += row.principalPaise;
+    penalty += row.penaltyPaise;
+    if (row.dueDate <= today) {
+      interest += row.interestPaise;
+      periodStart = row.dueDate;
+      continue;
+    }
+    notYetDue += row.principalPaise;
+    if (!accruedDone) {
+      accruedDone = true;
+      const length = daysBetween(periodStart, row.dueDate);
+      const elapsed = Math.max(0, Math.min(length, daysBetween(periodStart, today)));
+      // The part of this period's interest already paid counts against what has accrued.
+      const paidAhead = row.scheduledInterestPaise - row.interestPaise;
+      const accrued = length > 0 ? Number(roundFraction(fraction(BigInt(row.scheduledInterestPaise) * BigInt(elapsed), BigInt(length)), product.interestRounding)) : 0;
+      interest += Math.max(0, accrued - paidAhead);
+    }
+  }
+  const fee = Number(roundFraction(fraction(BigInt(notYetDue) * BigInt(product.foreclosureFeeBps), 10_000n), 'half_up'));
+  return { principalPaise: principal, interestPaise: interest, penaltyPaise: penalty, feePaise: fee, totalPaise: principal + interest + penalty + fee };
+}
+
+/** One line of a customer statement. Amounts the customer owes are positive; what reduces the debt is negative. */
+export type StatementEvent =
+  | { kind: 'due'; date: string; number: number; amountPaise: number }
+  | { kind: 'penalty'; date: string; number: number; amountPaise: number; reason: string }
+  | { kind: 'waiver'; date: string; number: number; amountPaise: number; reason: string }
+  | { kind: 'payment'; date: string; id: string; amountPaise: number; allocations: PartAllocation[] }
+  | { kind: 'reversal'; date: string; id: string; amountPaise: number }
+  | { kind: 'edit'; date: string; number: number; beforePaise: number; afterPaise: number; reason: string };
+
+export interface StatementLine {
+  date: string;
+  kind: StatementEvent['kind'];
+  /** What the line adds to (positive) or takes off (negative) the balance. */
+  deltaPaise: number;
+  balanceAfterPaise: number;
+  event: StatementEvent;
+}
+
+export function statementDelta(event: StatementEvent): number {
+  switch (event.kind) {
+    case 'due':
+    case 'penalty':
+      return event.amountPaise;
+    case 'waiver':
+    case 'payment':
+      return -event.amountPaise;
+    case 'reversal':
+      return event.amountPaise;
+    case 'edit':
+      return event.afterPaise - event.beforePaise;
+  }
+}
+
+/** The statement in date order (stable for one day), with the balance after each line. */
+export function buildStatement(events: StatementEvent[]): { lines: StatementLine[]; balancePaise: number } {
+  const ordered = events.map((event, i) => ({ event, i })).sort((a, b) => (a.event.date < b.event.date ? -1 : a.event.date > b.event.date ? 1 : a.i - b.i));
+  let balance = 0;
+  const lines = ordered.map(({ event }) => {
+    const delta = statementDelta(event);
+    balance += delta;
+    return { date: event.date, kind: event.kind, deltaPaise: delta, balanceAfterPaise: balance, event };
+  });
+  return { lines, balancePaise: balance };
+}
