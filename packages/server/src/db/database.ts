@@ -33,8 +33,8 @@ export interface Database extends Queryable {
   close(): Promise<void>;
 }
 
-// Dates stay Date objects in both drivers; int8 and numeric come back as strings from node-postgres,
-// so SQL casts counts to int where a number is wanted.
+// Dates stay Date objects in both drivers; int8 comes back as a number from both (a BigInt past 2^53), numeric
+// as a string, so SQL casts a sum of bigint money to bigint (or text) where it is read.
 
 /** PGlite reports affectedRows 0 for a SELECT; rowCount means "rows touched or returned", as in node-postgres. */
 function pgliteRowCount(res: { affectedRows?: number; rows: unknown[] }): number {
@@ -184,17 +184,27 @@ export interface OpenOptions {
   from?: Blob;
 }
 
+const INT8_OID = 20;
+/** An int8 as text: a number when it is a safe integer, else a BigInt. */
+export function readInt8(text: string): number | bigint {
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : BigInt(text);
+}
+
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) {
     // Loaded only here: a server on PGlite never needs the driver (a smaller start).
     const { default: pg } = await import('pg');
     // A request that gets no connection within 10 s (the server does not answer, or every connection is
     // busy that long) fails with 503 instead of waiting without end; keep-alive notices a vanished server.
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, connectionTimeoutMillis: 10_000, keepAlive: true });
+    // int8 (sums, counts, bigint money and ids) is read as a number, as PGlite reads it, instead of as text a
+    // later `+` would concatenate; a value past 2^53 becomes a BigInt, as in PGlite, never a rounded number.
+    const types = { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === INT8_OID ? readInt8 : pg.types.getTypeParser(oid, format)) };
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, connectionTimeoutMillis: 10_000, keepAlive: true, types });
     pool.on('error', () => undefined); // an idle client dropping is reported by the next query
     await pool.query('SELECT 1');
     // A few connections of its own, so the per-request guard neither waits for the disk nor for the main pool.
-    const relaxed = new pg.Pool({ connectionString: options.databaseUrl, max: 4, connectionTimeoutMillis: 10_000, keepAlive: true, options: '-c synchronous_commit=off' });
+    const relaxed = new pg.Pool({ connectionString: options.databaseUrl, max: 4, connectionTimeoutMillis: 10_000, keepAlive: true, options: '-c synchronous_commit=off', types });
     relaxed.on('error', () => undefined);
     return new PostgresDatabase(pool, withoutCredentials(options.databaseUrl), relaxed);
   }

@@ -75,11 +75,11 @@ export function createDuesRepository(db: Queryable) {
       // a charge on a penalty). That amount depends on the penalty the row had before, so it is worked out first.
       const charged = rule.penalty_kind === 'flat'
         ? `charged AS (
-             UPDATE emi_instalments e SET penalty_paise = e.penalty_paise + $3::int, penalty_applied_at = now()
-              WHERE ${due} RETURNING e.id, e.customer_id, e.account_id, $3::int AS amount
+             UPDATE emi_instalments e SET penalty_paise = e.penalty_paise + $3::bigint, penalty_applied_at = now()
+              WHERE ${due} RETURNING e.id, e.customer_id, e.account_id, $3::bigint AS amount
            )`
         : `owed AS (
-             SELECT e.id, round((e.amount_paise - greatest(e.paid_paise - e.penalty_paise, 0)) * $3::numeric / 10000)::int AS amount
+             SELECT e.id, round((e.amount_paise - greatest(e.paid_paise - e.penalty_paise, 0)) * $3::numeric / 10000)::bigint AS amount
                FROM emi_instalments e WHERE ${due}
            ), charged AS (
              UPDATE emi_instalments e SET penalty_paise = e.penalty_paise + o.amount, penalty_applied_at = now()
