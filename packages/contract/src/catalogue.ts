@@ -1,9 +1,17 @@
 /** Products, plans, brands, financiers and places: what the add-customer form chooses from. */
 import { Type, type Static } from 'typebox';
 import { Nullable } from './envelope.ts';
+import type { LoanProductSettings } from '@kisht/domain/loan-product';
 
 
 export const Product = Type.Object({ id: Type.Integer(), product_type: Type.Integer(), name: Type.String() });
+/** A loan product (decision 027): the named settings that decide a loan's schedule, chosen at enrolment. */
+export const LoanProduct = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  settings: Type.Unsafe<LoanProductSettings>({ type: 'object', additionalProperties: true }),
+});
+export type LoanProduct = Static<typeof LoanProduct>;
 export const Plan = Type.Object({
   id: Type.Integer(),
   product_id: Type.Integer(),

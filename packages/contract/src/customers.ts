@@ -21,8 +21,11 @@ export const LoanFields = {
   processing_fee_paise: Type.Optional(Paise),
   annual_rate_bps: Type.Integer({ minimum: 0, maximum: 6000, description: 'Interest per year in basis points (1400 = 14%)' }),
   interest_method: Type.Unsafe<InterestMethod>({ type: 'string', enum: ['reducing', 'flat'] }),
-  tenure_months: Type.Integer({ minimum: 1, maximum: 60 }),
+  tenure_months: Type.Integer({ minimum: 1, maximum: 520, description: 'Number of instalments: at most 60 monthly ones without a loan product, 520 with one' }),
   advance_emis: Type.Optional(Type.Integer({ minimum: 0, maximum: 59 })),
+  /** A loan product of the organisation (GET /api/loan_products): its settings decide the schedule (decision 027). */
+  loan_product_id: Type.Optional(Id),
+  annual_rate: Type.Optional(Type.String({ pattern: '^[0-9]{1,2}(\\.[0-9]{1,4})?$', description: 'With a loan product: the exact rate per year, e.g. "13.99" or "10.125"; else annual_rate_bps / 100' })),
   start_date: Type.Optional(IsoDate),
   first_due_date: IsoDate,
 };

@@ -3,6 +3,7 @@ import { Type, type Static } from 'typebox';
 import { Nullable } from './envelope.ts';
 import { IsoDate, MAX_PAISE } from './customers.ts';
 import { Id, MultilineText, Page } from './fields.ts';
+import type { LoanProductSettings } from '@kisht/domain/loan-product';
 
 const CustomerId = Id;
 export const PAYMENT_METHODS = ['cash', 'upi', 'card', 'bank', 'cheque', 'other'] as const;
@@ -14,6 +15,7 @@ export const InstalmentView = Type.Object({
   due_date: Type.String(),
   principal_paise: Type.Integer(),
   interest_paise: Type.Integer(),
+  tax_paise: Type.Integer({ description: "GST on a no-cost loan's interest, part of the amount" }),
   amount_paise: Type.Integer(),
   penalty_paise: Type.Integer(),
   paid_paise: Type.Integer(),
@@ -25,9 +27,24 @@ export const InstalmentView = Type.Object({
 });
 export type InstalmentView = Static<typeof InstalmentView>;
 
+/** What a loan made with a loan product keeps (decision 027): the product, its settings, the exact rate and the KFS. */
+export const KeyFactsView = Type.Object({
+  loanPaise: Type.Integer(), netDisbursedPaise: Type.Integer(), totalInterestPaise: Type.Integer(), feesPaise: Type.Integer(), taxPaise: Type.Integer(),
+  discountPaise: Type.Integer(), totalCostPaise: Type.Integer(), apr: Type.String({ description: 'Annual percentage rate, all charges included: "14.00"' }),
+  instalments: Type.Integer(), firstDueDate: Type.String(), lastDueDate: Type.String(),
+});
+export const LoanTermsView = Type.Object({
+  product: Type.Object({ id: Type.Integer(), name: Type.String() }),
+  settings: Type.Unsafe<LoanProductSettings>({ type: 'object', additionalProperties: true }),
+  annual_rate: Type.String({ description: 'Exact decimal percentage per year' }),
+  key_facts: KeyFactsView,
+});
+export type LoanTermsView = Static<typeof LoanTermsView>;
+
 export const EmiDetails = Type.Object({
   customer_id: Type.Integer(),
   emi_paise: Type.Integer(),
+  loan_terms: Nullable(LoanTermsView),
   instalments: Type.Array(InstalmentView),
   totals: Type.Object({ payable_paise: Type.Integer(), paid_paise: Type.Integer(), outstanding_paise: Type.Integer(), overdue_paise: Type.Integer() }),
 });

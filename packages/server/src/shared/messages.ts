@@ -55,7 +55,7 @@ export const VALIDATION_RULES = [
   'required', 'invalid', 'imei_invalid', 'imei_same', 'id_needs_both', 'id_number_invalid', 'not_your_product',
   'plan_not_of_product', 'not_your_financier', 'financier_field_required', 'city_not_in_state', 'loan_terms', 'financed_below_tenure',
   'instalments_or_amount', 'amount_too_large', 'below_paid', 'future_time', 'control_characters', 'not_future_date', 'photo_unavailable',
-  'not_plan_product', 'alt_mobile_same', 'rules_invalid',
+  'not_plan_product', 'alt_mobile_same', 'rules_invalid', 'not_your_loan_product', 'product_settings',
 ] as const;
 export type ValidationRule = (typeof VALIDATION_RULES)[number];
 

@@ -1,10 +1,17 @@
 /** Read-only reference data, always scoped to the caller's organisation where it is per organisation. */
 import type { Queryable } from '../../db/database.ts';
-import type { Brand, Financier, LicenseBalance, Place, Plan, Product } from '@kisht/contract/catalogue';
+import type { Brand, Financier, LicenseBalance, LoanProduct, Place, Plan, Product } from '@kisht/contract/catalogue';
 import type { KindPlan } from '@kisht/contract/plans';
 
 export function createCatalogueRepository(db: Queryable) {
   return {
+    /** The organisation's active loan products, in its order. */
+    async loanProducts(orgId: number): Promise<LoanProduct[]> {
+      return (await db.query<LoanProduct>('SELECT id, name, settings FROM loan_products WHERE org_id = $1 AND active ORDER BY sort_order, id', [orgId])).rows;
+    },
+    async loanProduct(orgId: number, id: number): Promise<LoanProduct | undefined> {
+      return (await db.query<LoanProduct>('SELECT id, name, settings FROM loan_products WHERE org_id = $1 AND id = $2 AND active', [orgId, id])).rows[0];
+    },
     async products(orgId: number): Promise<Product[]> {
       return (await db.query<Product>('SELECT id, product_type, name FROM products WHERE org_id = $1 AND active ORDER BY id', [orgId])).rows;
     },

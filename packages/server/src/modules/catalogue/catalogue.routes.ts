@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../shared/types.ts';
 import { ErrorReply, Ok } from '@kisht/contract/envelope';
-import { Brand, Financier, LicenseBalance, Place, Plan, Product } from '@kisht/contract/catalogue';
+import { Brand, Financier, LicenseBalance, LoanProduct, Place, Plan, Product } from '@kisht/contract/catalogue';
 import { ok } from '../../shared/reply.ts';
 import { authOf, SIGNED_IN } from '../../plugins/route-config.ts';
 import { AppError } from '../../errors.ts';
@@ -18,6 +18,9 @@ export async function catalogueRoutes(app: App, opts: { catalogue: CatalogueRepo
 
   app.get('/api/products', { config: { callers: SIGNED_IN, scope: 'org' }, schema: { tags, security, summary: "The organisation's products (license-key types)", response: { 200: Ok(Type.Array(Product)), ...errors } } },
     async (request) => ok(request, await catalogue.products(authOf(request).orgId)));
+
+  app.get('/api/loan_products', { config: { callers: SIGNED_IN, scope: 'org' }, schema: { tags, security, summary: "The organisation's loan products: the named settings that decide a loan's schedule (decision 027)", response: { 200: Ok(Type.Array(LoanProduct)), ...errors } } },
+    async (request) => ok(request, await catalogue.loanProducts(authOf(request).orgId)));
 
   app.get('/api/plans', { config: { callers: SIGNED_IN, scope: 'org' }, schema: { tags, security, summary: 'Plans, optionally of one product', querystring: Type.Object({ product_id: Type.Optional(Id) }), response: { 200: Ok(Type.Array(Plan)), ...errors } } },
     async (request) => ok(request, await catalogue.plans(authOf(request).orgId, request.query.product_id)));

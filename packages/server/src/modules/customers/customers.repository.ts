@@ -41,6 +41,9 @@ export interface NewCustomer {
   start_date: string | null;
   first_due_date: string | null;
   emi_paise: number | null;
+  /** The loan product chosen at enrolment, and the copy of its settings, exact rate and KFS the loan keeps (decision 027). */
+  loan_product_id?: number | null;
+  loan_terms?: unknown;
 }
 
 export interface CustomerRow extends NewCustomer {
@@ -63,7 +66,7 @@ const NEW_COLUMNS = [
   'city_id', 'pincode', 'date_of_birth', 'id_type', 'id_number', 'device_brand', 'device_model', 'imei1', 'imei2',
   'serial_number', 'provisioning_type', 'product_id', 'plan_id', 'financier_id', 'financier_reference', 'price_paise',
   'down_payment_paise', 'processing_fee_paise', 'annual_rate_bps', 'interest_method', 'tenure_months', 'advance_emis',
-  'start_date', 'first_due_date', 'emi_paise',
+  'start_date', 'first_due_date', 'emi_paise', 'loan_product_id', 'loan_terms',
 ] as const satisfies readonly (keyof NewCustomer)[];
 
 const PROFILE_COLUMNS = `c.id, c.org_id, c.account_id, c.retailer_id, c.first_name, c.last_name, c.mobile, c.alt_mobile, c.email, c.address,
@@ -72,7 +75,7 @@ const PROFILE_COLUMNS = `c.id, c.org_id, c.account_id, c.retailer_id, c.first_na
   c.serial_number, c.provisioning_type, c.product_id, p.product_type, c.plan_id, c.financier_id, c.financier_reference,
   c.price_paise, c.down_payment_paise, c.processing_fee_paise, c.annual_rate_bps, c.interest_method, c.tenure_months,
   c.advance_emis, to_char(c.start_date, 'YYYY-MM-DD') AS start_date, to_char(c.first_due_date, 'YYYY-MM-DD') AS first_due_date,
-  c.emi_paise, c.install_status, c.lock_status, c.allowed_actions, c.language, c.created_at`;
+  c.emi_paise, c.install_status, c.lock_status, c.allowed_actions, c.language, c.created_at, c.loan_product_id, c.loan_terms`;
 
 const EDITABLE_COLUMNS = [
   'first_name', 'last_name', 'mobile', 'alt_mobile', 'email', 'address', 'state_id', 'city_id', 'pincode', 'date_of_birth',
@@ -162,7 +165,7 @@ export function createCustomersRepository(db: Queryable) {
 
   return {
     async insert(row: NewCustomer, q: Queryable): Promise<number> {
-      const values = NEW_COLUMNS.map((c) => (c === 'financier_reference' ? JSON.stringify(row[c]) : row[c]));
+      const values = NEW_COLUMNS.map((c) => (c === 'financier_reference' || c === 'loan_terms' ? (row[c] === undefined || row[c] === null ? (c === 'loan_terms' ? null : '{}') : JSON.stringify(row[c])) : (row[c] ?? null)));
       const res = await q.query<{ id: number }>(
         `INSERT INTO customers (${NEW_COLUMNS.join(', ')}) VALUES (${NEW_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING id`,
         values,
@@ -175,15 +178,16 @@ export function createCustomersRepository(db: Queryable) {
       await q.query('INSERT INTO customer_imeis (imei, customer_id) SELECT unnest($1::text[]), $2', [imeis, customerId]);
     },
 
-    async insertSchedule(customerId: number, accountId: number, instalments: Instalment[], q: Queryable): Promise<Array<{ id: number; number: number }>> {
+    async insertSchedule(customerId: number, accountId: number, instalments: Array<Instalment & { taxPaise?: number }>, q: Queryable): Promise<Array<{ id: number; number: number }>> {
       const res = await q.query<{ id: number; number: number }>(
-        `INSERT INTO emi_instalments (customer_id, account_id, number, due_date, principal_paise, interest_paise, amount_paise, advance)
-         SELECT $1, $2, n, d, pr, it, am, adv FROM unnest($3::int[], $4::date[], $5::int[], $6::int[], $7::int[], $8::boolean[]) AS t(n, d, pr, it, am, adv)
+        `INSERT INTO emi_instalments (customer_id, account_id, number, due_date, principal_paise, interest_paise, tax_paise, amount_paise, advance)
+         SELECT $1, $2, n, d, pr, it, tx, am, adv
+           FROM unnest($3::int[], $4::date[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::boolean[]) AS t(n, d, pr, it, tx, am, adv)
          RETURNING id, number`,
         [
           customerId, accountId,
           instalments.map((i) => i.number), instalments.map((i) => i.dueDate), instalments.map((i) => i.principalPaise),
-          instalments.map((i) => i.interestPaise), instalments.map((i) => i.amountPaise), instalments.map((i) => i.advance),
+          instalments.map((i) => i.interestPaise), instalments.map((i) => i.taxPaise ?? 0), instalments.map((i) => i.amountPaise), instalments.map((i) => i.advance),
         ],
       );
       return res.rows;

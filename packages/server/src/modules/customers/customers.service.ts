@@ -3,7 +3,10 @@
  * active loans), its instalment schedule and one license key of the product's type; any failure leaves
  * nothing behind. A retailer sees its whole network; a mini-retailer only the customers it enrolled.
  */
-import { generateSchedule, LoanTermsError, type LoanTerms, type Schedule } from '@kisht/domain/emi';
+import { generateSchedule, LoanTermsError, type Instalment, type LoanTerms, type Schedule } from '@kisht/domain/emi';
+import { buildProductSchedule, keyFacts, LoanProductError, type LoanRequest } from '@kisht/domain/loan-product';
+import { fraction, mul, parseDecimal, roundFraction } from '@kisht/domain/exact';
+import type { LoanProduct } from '@kisht/contract/catalogue';
 import { isValidImei } from '@kisht/domain/imei';
 import { isValidIdNumber, maskIdNumber, normaliseIdNumber, type IdType } from '@kisht/domain/identity';
 import { isActiveLoan } from '@kisht/domain/customer-status';
@@ -38,6 +41,60 @@ const LOAN_FIELD: Record<keyof LoanTerms, string> = {
   firstDueDate: 'first_due_date',
 };
 
+/** The body's fields for a loan product's refusals (LoanProductError names the request's or the settings' field). */
+const PRODUCT_FIELD: Record<string, string> = {
+  pricePaise: 'price_paise', downPaymentPaise: 'down_payment_paise', processingFeePaise: 'processing_fee_paise', annualRate: 'annual_rate',
+  periods: 'tenure_months', advanceInstalments: 'advance_emis', disbursementDate: 'start_date', firstDueDate: 'first_due_date', dueDay: 'first_due_date',
+};
+/** The most a loan product may charge a year, as without one (6000 basis points). */
+const MAX_PRODUCT_RATE = fraction(60n);
+
+/** A loan's instalments and what the customer row keeps of it, from the standard rule or a loan product. */
+interface PlannedLoan {
+  instalments: Array<Instalment & { taxPaise?: number }>;
+  emiPaise: number;
+  annualRateBps: number;
+  method: 'reducing' | 'flat';
+  loanProductId: number | null;
+  loanTerms: unknown;
+}
+
+/** "1399" basis points as the exact decimal "13.99". */
+const bpsAsRate = (bps: number) => `${Math.floor(bps / 100)}.${String(bps % 100).padStart(2, '0')}`;
+
+/**
+ * A loan product's schedule and the copy of its settings, exact rate and KFS the loan keeps (decision 027), or
+ * null with the refusal added to `problems`.
+ */
+function productLoanOrProblem(product: LoanProduct, terms: LoanTerms, annualRate: string | undefined, problems: Problem[]): PlannedLoan | null {
+  const rate = annualRate ?? bpsAsRate(terms.annualRateBps);
+  const exact = parseDecimal(rate);
+  if (!exact || exact.n * MAX_PRODUCT_RATE.d > MAX_PRODUCT_RATE.n * exact.d) {
+    problems.push({ field: 'annual_rate', message: 'must be a rate of 0 to 60 per cent a year', rule: 'loan_terms' });
+    return null;
+  }
+  const request: LoanRequest = {
+    pricePaise: terms.pricePaise, downPaymentPaise: terms.downPaymentPaise, processingFeePaise: terms.processingFeePaise, annualRate: rate,
+    periods: terms.tenureMonths, advanceInstalments: terms.advanceEmis, disbursementDate: terms.startDate, firstDueDate: terms.firstDueDate,
+  };
+  try {
+    const schedule = buildProductSchedule(product.settings, request);
+    return {
+      instalments: schedule.instalments,
+      emiPaise: schedule.emiPaise,
+      annualRateBps: Number(roundFraction(mul(exact, fraction(100n)), 'half_up')),
+      method: product.settings.interest === 'reducing' ? 'reducing' : 'flat',
+      loanProductId: product.id,
+      loanTerms: { product: { id: product.id, name: product.name }, settings: product.settings, annual_rate: rate, key_facts: keyFacts(product.settings, request, schedule) },
+    };
+  } catch (error) {
+    if (!(error instanceof LoanProductError)) throw error;
+    const field = error.rule === 'product_settings' ? 'loan_product_id' : (PRODUCT_FIELD[error.field] ?? 'loan_product_id');
+    problems.push({ field, message: error.message.replace(/^[\w.]+: /, ''), rule: error.rule });
+    return null;
+  }
+}
+
 /** The schedule of these terms, or null with the refusal added to `problems` (the schedule is the last check). */
 function scheduleOrProblem(terms: LoanTerms, problems: Problem[]): Schedule | null {
   try {
@@ -47,6 +104,12 @@ function scheduleOrProblem(terms: LoanTerms, problems: Problem[]): Schedule | nu
     problems.push({ field: LOAN_FIELD[error.field], message: error.message.replace(/^\w+: /, ''), rule: error.rule });
     return null;
   }
+}
+
+/** The standard rule's schedule (decision 006) as a planned loan; null when it was refused. */
+function standardLoan(schedule: Schedule | null, terms: LoanTerms): PlannedLoan | null {
+  if (!schedule) return null;
+  return { instalments: schedule.instalments, emiPaise: schedule.emiPaise, annualRateBps: terms.annualRateBps, method: terms.method, loanProductId: null, loanTerms: null };
 }
 
 /** The IMEIs' check digits, and a second IMEI that repeats the first: at enrolment and when the IMEIs are edited. */
@@ -210,9 +273,14 @@ export function createCustomersService(deps: CustomersServiceDeps) {
         startDate: body.start_date ?? todayInIndia(),
         firstDueDate: body.first_due_date,
       };
+      let loanProduct: LoanProduct | undefined;
+      if (body.loan_product_id !== undefined) {
+        loanProduct = await catalogue.loanProduct(caller.orgId, body.loan_product_id);
+        if (!loanProduct) problems.push({ field: 'loan_product_id', message: 'is not a loan product of your organisation', rule: 'not_your_loan_product' });
+      }
       // The schedule itself is the last check: terms in range can still be too small a loan for its instalments.
-      const schedule = scheduleOrProblem(terms, problems);
-      if (problems.length > 0 || !product || !schedule) throw new AppError('VALIDATION_FAILED', { details: problems });
+      const planned = loanProduct ? productLoanOrProblem(loanProduct, terms, body.annual_rate, problems) : standardLoan(scheduleOrProblem(terms, problems), terms);
+      if (problems.length > 0 || !product || !planned) throw new AppError('VALIDATION_FAILED', { details: problems });
       return enrol(caller, product.product_type, imeis, async (tx) => {
         const customerId = await customers.insert({
           org_id: caller.orgId, account_id: caller.accountId, retailer_id: caller.userId,
@@ -226,12 +294,13 @@ export function createCustomersService(deps: CustomersServiceDeps) {
           provisioning_type: body.provisioning_type, product_id: product.id, plan_id: body.plan_id ?? null,
           financier_id: body.financier_id ?? null, financier_reference: reference,
           price_paise: terms.pricePaise, down_payment_paise: terms.downPaymentPaise, processing_fee_paise: terms.processingFeePaise,
-          annual_rate_bps: terms.annualRateBps, interest_method: terms.method, tenure_months: terms.tenureMonths,
-          advance_emis: terms.advanceEmis, start_date: terms.startDate, first_due_date: terms.firstDueDate, emi_paise: schedule.emiPaise,
+          annual_rate_bps: planned.annualRateBps, interest_method: planned.method, tenure_months: terms.tenureMonths,
+          advance_emis: terms.advanceEmis, start_date: terms.startDate, first_due_date: terms.firstDueDate, emi_paise: planned.emiPaise,
+          loan_product_id: planned.loanProductId, loan_terms: planned.loanTerms,
         }, tx);
-        const rows = await customers.insertSchedule(customerId, caller.accountId, schedule.instalments, tx);
+        const rows = await customers.insertSchedule(customerId, caller.accountId, planned.instalments, tx);
         // Advance EMIs are collected at enrolment: they go into the ledger with a receipt at once.
-        const advance = schedule.instalments.filter((i) => i.advance);
+        const advance = planned.instalments.filter((i) => i.advance);
         if (advance.length > 0) {
           const idOf = new Map(rows.map((r) => [r.number, r.id]));
           await deps.ledger.record(

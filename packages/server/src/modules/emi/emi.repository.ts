@@ -8,6 +8,8 @@ export interface InstalmentRow {
   due_date: string;
   principal_paise: number;
   interest_paise: number;
+  /** GST on a no-cost loan's interest (part of the amount); 0 otherwise. */
+  tax_paise: number;
   amount_paise: number;
   penalty_paise: number;
   paid_paise: number;
@@ -33,7 +35,7 @@ export interface PaymentRow {
 }
 
 const INSTALMENT_COLUMNS = `id, customer_id, number, to_char(due_date, 'YYYY-MM-DD') AS due_date, principal_paise, interest_paise,
-  amount_paise, penalty_paise, paid_paise, advance, paid_at`;
+  tax_paise, amount_paise, penalty_paise, paid_paise, advance, paid_at`;
 
 export function createEmiRepository(db: Queryable) {
   return {
@@ -86,10 +88,13 @@ export function createEmiRepository(db: Queryable) {
     async editInstalment(id: number, change: { due_date?: string; amount_paise?: number }, q: Queryable): Promise<void> {
       await q.query(
         `UPDATE emi_instalments SET due_date = coalesce($2::date, due_date),
-           principal_paise = CASE WHEN $3::int IS NULL THEN principal_paise ELSE greatest(0, $3::int - interest_paise) END,
-           interest_paise = CASE WHEN $3::int IS NULL THEN interest_paise ELSE least(interest_paise, $3::int) END,
-           amount_paise = coalesce($3::int, amount_paise),
-           paid_at = CASE WHEN paid_paise >= coalesce($3::int, amount_paise) + penalty_paise THEN coalesce(paid_at, now()) ELSE NULL END
+           -- A new amount keeps the tax (GST of a no-cost loan) and the interest as far as it reaches; the rest is principal.
+           tax_paise = CASE WHEN $3::bigint IS NULL THEN tax_paise ELSE least(tax_paise, $3::bigint) END,
+           interest_paise = CASE WHEN $3::bigint IS NULL THEN interest_paise ELSE least(interest_paise, $3::bigint - least(tax_paise, $3::bigint)) END,
+           principal_paise = CASE WHEN $3::bigint IS NULL THEN principal_paise
+                                  ELSE $3::bigint - least(tax_paise, $3::bigint) - least(interest_paise, $3::bigint - least(tax_paise, $3::bigint)) END,
+           amount_paise = coalesce($3::bigint, amount_paise),
+           paid_at = CASE WHEN paid_paise >= coalesce($3::bigint, amount_paise) + penalty_paise THEN coalesce(paid_at, now()) ELSE NULL END
          WHERE id = $1`,
         [id, change.due_date ?? null, change.amount_paise ?? null],
       );

@@ -30,7 +30,7 @@ export function toInstalmentView(i: InstalmentRow, today: string): InstalmentVie
   const late = outstanding > 0 ? Math.max(0, daysBetween(i.due_date, today)) : 0;
   const status = outstanding === 0 ? 'paid' : late > 0 ? 'overdue' : i.paid_paise > 0 ? 'partial' : 'due';
   return {
-    id: i.id, number: i.number, due_date: i.due_date, principal_paise: i.principal_paise, interest_paise: i.interest_paise,
+    id: i.id, number: i.number, due_date: i.due_date, principal_paise: i.principal_paise, interest_paise: i.interest_paise, tax_paise: i.tax_paise,
     amount_paise: i.amount_paise, penalty_paise: i.penalty_paise, paid_paise: i.paid_paise, outstanding_paise: outstanding,
     status, days_past_due: late, advance: i.advance, paid_at: i.paid_at ? i.paid_at.toISOString() : null,
   };
@@ -151,6 +151,7 @@ export function createEmiService(deps: EmiServiceDeps) {
     return {
       customer_id: customer.id,
       emi_paise: customer.emi_paise,
+      loan_terms: (customer.loan_terms as EmiDetails['loan_terms'] | null) ?? null,
       instalments,
       totals: {
         payable_paise: sum((i) => i.amount_paise + i.penalty_paise),
