@@ -147,9 +147,14 @@ export async function navigateInApp(page: Page, path: string) {
   await page.waitForFunction((to) => location.pathname + location.search === to, path);
 }
 /** A customer with a 60-character name, a price in the tens of lakhs and 60 instalments (the EMI locker, or with anti-theft). */
-export async function addLongCustomer(api: RetailerApi, name: { first: string; last: string }, mobile: string, imei: string, options: { productType?: number; altMobile?: string } = {}): Promise<number> {
+export async function addLongCustomer(api: RetailerApi, name: { first: string; last: string }, mobile: string, imei: string, options: { productType?: number; altMobile?: string; loanProduct?: string } = {}): Promise<number> {
   if (`${name.first} ${name.last}`.length !== 60) throw new Error('the long names are 60 characters');
   const products = await api.request<Array<{ id: number; product_type: number }>>('GET', '/api/products');
+  // A loan product (its name's start): the EMI plan then shows the product and its Key Fact Statement figures.
+  const loanProduct = options.loanProduct
+    ? (await api.request<Array<{ id: number; name: string }>>('GET', '/api/loan_products')).find((p) => p.name.startsWith(options.loanProduct!))
+    : undefined;
+  if (options.loanProduct && !loanProduct) throw new Error(`no loan product named ${options.loanProduct}`);
   const today = todayInIndia();
   const { customer } = await api.request<{ customer: { id: number } }>('POST', '/api/customer', {
     first_name: name.first, last_name: name.last, mobile, ...(options.altMobile ? { alt_mobile: options.altMobile } : {}),
@@ -157,6 +162,7 @@ export async function addLongCustomer(api: RetailerApi, name: { first: string; l
     imei1: imei, provisioning_type: 0, product_id: products.find((p) => p.product_type === (options.productType ?? 0))!.id,
     price_paise: 987_654_321, down_payment_paise: 12_345_678, annual_rate_bps: 1850, interest_method: 'flat', tenure_months: 60,
     start_date: addDays(today, -200), first_due_date: addDays(today, -170),
+    ...(loanProduct ? { loan_product_id: loanProduct.id, annual_rate: '18.5' } : {}),
   });
   return customer.id;
 }
@@ -175,8 +181,8 @@ export async function addLongMember(api: RetailerApi): Promise<number> {
 const LOST_MESSAGE = 'இந்த கைபேசி தொலைந்துவிட்டது. கண்டெடுத்தவர்கள் தயவுசெய்து கீழே உள்ள எண்ணை அழைக்கவும். உரிமையாளர் திருச்சிராப்பள்ளி ஸ்ரீரங்கம் பகுதியில் வசிக்கிறார். நன்றி.';
 
 /**
- * Two customers with 60-character names (Latin with a 31-letter word, and Tamil), prices in the tens of lakhs,
- * 60 instalments with the first ones overdue; the Tamil customer's phone, sold with anti-theft, enrols with two
+ * Two customers with 60-character names (Latin with a 31-letter word, and Tamil, on the no-cost loan product), prices
+ * in the tens of lakhs, 60 instalments with the first ones overdue; the Tamil customer's phone, sold with anti-theft, enrols with two
  * SIMs and has its cards changed four times (each change alerting the owner and turning lost mode on).
  */
 export async function createLongData(server: string, appSecret: string): Promise<Data> {
@@ -190,7 +196,7 @@ export async function createLongData(server: string, appSecret: string): Promise
   if (!basic) throw new Error('the organisation has no anti-hacking plan of app type 8');
   const data = {
     latin: await addLongCustomer(api, LATIN_NAME, '+919811122233', randomImei()),
-    tamil: await addLongCustomer(api, TAMIL_NAME, '+919811122244', tamilImei, { productType: PRODUCT_TYPE.DPC_ANTITHEFT, altMobile: '+919811122266' }),
+    tamil: await addLongCustomer(api, TAMIL_NAME, '+919811122244', tamilImei, { productType: PRODUCT_TYPE.DPC_ANTITHEFT, altMobile: '+919811122266', loanProduct: 'No-cost' }),
     member: await addLongMember(api),
     antihackingPlan: { id: basic.id, productId: basic.product_id },
   };

@@ -50,7 +50,7 @@ test('a retailer enrols a customer with photo and signature, finds them by IMEI,
   await page.getByLabel(en('device.provisioning')).selectOption('0');
   await page.getByRole('button', { name: en('common.next') }).click();
 
-  await page.getByLabel(en('addCustomer.product')).selectOption({ index: 1 });
+  await page.getByLabel(en('addCustomer.product'), { exact: true }).selectOption({ index: 1 });
   await page.getByLabel(en('loan.price'), { exact: true }).fill('15000');
   await page.getByLabel(en('loan.downPayment')).fill('3000');
   await page.getByLabel(en('addCustomer.ratePerYear')).fill('0');

@@ -23,6 +23,7 @@ import { ROUTES } from '../../console/src/shared/routes.ts';
 import { addLongAntihackingSales, addLongFamilyCare, addLongWarrantySales, createHeldPayment, createLongData, MPIN, RETAILER, TAMIL_NAME, settle, signedInScreens, trackRequests, navigateInApp, setPaymentGateway, uploadPaymentQr, LANGUAGES, type Data, type Lng } from './console-screens.ts';
 import { APP_SECRET, BASE_URL, GATEWAY_PORT } from '../playwright.config.ts';
 import { en, latestOtp, passMpin, text } from './fixtures.ts';
+import { randomImei } from '@kisht/agent/retailer-api';
 
 const WIDTHS = [360, 320] as const;
 
@@ -372,6 +373,29 @@ async function checkLanguage(browser: Browser, lng: Lng): Promise<Problem[]> {
   await checker.check('extended_warranty: save certificate image');
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toBeHidden();
+
+  // Enrolment on a loan product: the Tamil 60-character name, a price in the tens of lakhs, the no-cost product's
+  // schedule with its Key Fact Statement figures (APR, total cost, GST, discount) under the loan step.
+  await navigateInApp(page, ROUTES.add_customer);
+  await settle(page, loads);
+  await page.getByLabel(say(lng, 'addCustomer.firstName')).fill(TAMIL_NAME.first);
+  await page.getByLabel(say(lng, 'addCustomer.lastName')).fill(TAMIL_NAME.last);
+  await page.getByLabel(say(lng, 'addCustomer.mobile'), { exact: true }).fill('9811122299');
+  await page.getByRole('button', { name: say(lng, 'common.next') }).click();
+  await page.getByLabel(say(lng, 'device.brand')).selectOption({ label: 'Samsung' });
+  await page.getByLabel(say(lng, 'device.model')).fill('Galaxy S25 Ultra Enterprise Edition 512GB Titanium');
+  await page.getByLabel(say(lng, 'device.imei1')).fill(randomImei());
+  await page.getByLabel(say(lng, 'device.provisioning')).selectOption('0');
+  await page.getByRole('button', { name: say(lng, 'common.next') }).click();
+  await page.getByLabel(say(lng, 'addCustomer.product'), { exact: true }).selectOption({ index: 1 });
+  await page.getByLabel(say(lng, 'addCustomer.loanProduct')).selectOption({ label: 'No-cost EMI (GST on interest)' });
+  await page.getByLabel(say(lng, 'loan.price'), { exact: true }).fill('9876543.21');
+  await page.getByLabel(say(lng, 'loan.downPayment')).fill('123456.78');
+  await page.getByLabel(say(lng, 'addCustomer.ratePerYear')).fill('18.5');
+  await page.getByLabel(say(lng, 'addCustomer.tenureMonths')).fill('60');
+  await expect(page.getByText(say(lng, 'addCustomer.preview.apr'), { exact: true })).toBeVisible();
+  await settle(page, loads);
+  await checker.check('add_customer: loan step on a no-cost loan product');
 
   // One language pays at a time: two at once would pick the same next instalment.
   await oneAtATime(async () => {

@@ -1,10 +1,11 @@
 /** What the add-customer form chooses from: products, plans, brands, financiers, places and key balances. */
-import type { Brand, Financier, LicenseBalance, Place, Plan, Product } from '@kisht/contract/catalogue';
+import type { Brand, Financier, LicenseBalance, LoanProduct, Place, Plan, Product } from '@kisht/contract/catalogue';
 import { api, CACHE_FOR } from '../api/api.ts';
 
 export const catalogueApi = api.injectEndpoints({
   endpoints: (build) => ({
     getProducts: build.query<Product[], void>({ query: () => '/api/products' }),
+    getLoanProducts: build.query<LoanProduct[], void>({ query: () => '/api/loan_products' }),
     getPlans: build.query<Plan[], number>({
       query: (productId) => ({ url: '/api/plans', params: { product_id: productId } }),
       keepUnusedDataFor: CACHE_FOR.plans,
@@ -29,6 +30,7 @@ export const catalogueApi = api.injectEndpoints({
 
 export const {
   useGetProductsQuery,
+  useGetLoanProductsQuery,
   useGetPlansQuery,
   useGetPlanQuery,
   useGetBrandsQuery,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { withImeiCheckDigit } from '@kisht/domain/imei';
+import { STANDARD_PRODUCT } from '@kisht/domain/loan-product';
+import type { LoanProduct } from '@kisht/contract/catalogue';
 import {
   buildEnrolRequest,
   emptyDraft,
@@ -147,6 +149,37 @@ describe('buildEnrolRequest', () => {
     expect(request.endpoint).toBe('financed');
     expect(request.body).toMatchObject({ financier_id: 2, financier_reference: { loan_reference: 'L-1' } });
     expect(buildEnrolRequest(draft, TODAY, { id: 1, required_fields: [] })).toMatchObject({ endpoint: 'standard', body: { financier_id: 1 } });
+  });
+});
+
+describe('with a loan product', () => {
+  const noCost: LoanProduct = { id: 7, name: 'No-cost EMI', settings: { ...STANDARD_PRODUCT, noCost: true, gstOnInterestBps: 1800, instalmentRounding: { multipleOfPaise: 1, mode: 'half_up' } } };
+  const weekly: LoanProduct = { id: 8, name: 'Weekly', settings: { ...STANDARD_PRODUCT, frequency: { unit: 'week', every: 1 } } };
+
+  it('schedules by the product and gives its Key Fact Statement figures', () => {
+    const preview = previewLoan(filled({ loanProductId: '7', price: '30000', downPayment: '0', rate: '16' }), TODAY, noCost);
+    if (preview.kind !== 'ok') throw new Error(JSON.stringify(preview));
+    expect(preview.schedule.emiPaise).toBe(5_000_00);
+    expect(preview.product).toMatchObject({ id: 7, rate: '16' });
+    expect(preview.product!.keyFacts.taxPaise).toBeGreaterThan(0);
+    expect(preview.product!.keyFacts.discountPaise).toBe(30_000_00 - (preview.schedule as { financedPaise: number }).financedPaise);
+  });
+
+  it('takes an exact rate of up to four decimals, but not past 60%', () => {
+    expect(previewLoan(filled({ rate: '10.125', tenure: '52' }), TODAY, weekly).kind).toBe('ok');
+    expect(previewLoan(filled({ rate: '60.5' }), TODAY, weekly)).toMatchObject({ kind: 'invalid', errors: { rate: { key: 'addCustomer.errors.rate' } } });
+    expect(previewLoan(filled({ rate: '75' }), TODAY, weekly)).toMatchObject({ kind: 'invalid', errors: { rate: { key: 'addCustomer.errors.rate' } } });
+  });
+
+  it('says a loan too small for its instalments on the price, in the words the server uses', () => {
+    expect(previewLoan(filled({ price: '100', downPayment: '0', tenure: '200' }), TODAY, weekly)).toMatchObject({ kind: 'invalid', errors: { price: { key: 'validation.financed_below_tenure' } } });
+  });
+
+  it('sends the product and the exact rate, and places the server\'s complaint about the product on its field', () => {
+    const request = buildEnrolRequest(filled({ loanProductId: '7', rate: '13.99' }), TODAY, null, noCost);
+    expect(request.body).toMatchObject({ loan_product_id: 7, annual_rate: '13.99', annual_rate_bps: 1399 });
+    expect(buildEnrolRequest(filled(), TODAY, null).body).not.toHaveProperty('loan_product_id');
+    expect(fieldErrorsFromServer([{ field: 'loan_product_id', message: 'not yours' }]).errors).toEqual({ loanProductId: { text: 'not yours' } });
   });
 });
 

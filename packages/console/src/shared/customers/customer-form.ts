@@ -5,6 +5,8 @@
  * basis points.
  */
 import type { CreateCustomerBody, CreateFinancedCustomerBody } from '@kisht/contract/customers';
+import type { LoanProduct } from '@kisht/contract/catalogue';
+import { buildProductSchedule, keyFacts, LoanProductError, type KeyFacts, type ProductSchedule } from '@kisht/domain/loan-product';
 import { addMonths, isIsoDate } from '@kisht/domain/calendar';
 import { generateSchedule, LoanTermsError, type InterestMethod, type LoanTerms, type Schedule } from '@kisht/domain/emi';
 import { isValidIdNumber, normaliseIdNumber, type IdType } from '@kisht/domain/identity';
@@ -36,6 +38,8 @@ export interface EnrolDraft {
   planId: string;
   financierId: string;
   financierReference: Record<string, string>;
+  /** A loan product's id, or '' for the standard EMI (decision 027). */
+  loanProductId: string;
   price: string;
   downPayment: string;
   processingFee: string;
@@ -90,6 +94,7 @@ export function emptyDraft(today: string): EnrolDraft {
     planId: '',
     financierId: '',
     financierReference: {},
+    loanProductId: '',
     price: '',
     downPayment: '',
     processingFee: '',
@@ -172,14 +177,46 @@ function wholeNumber(text: string): number | null {
 export type LoanPreview =
   | { kind: 'incomplete'; errors: FieldErrors }
   | { kind: 'invalid'; errors: FieldErrors }
-  | { kind: 'ok'; terms: LoanTerms; schedule: Schedule };
+  | { kind: 'ok'; terms: LoanTerms; schedule: Schedule | ProductSchedule; product?: { id: number; rate: string; keyFacts: KeyFacts } };
+
+/** A rate a loan product takes: up to 4 decimals ("13.99", "10.125"), 0 to 60 per cent, as the server checks it. */
+const PRODUCT_RATE = /^(\d{1,2})(\.\d{1,4})?$/;
+
+/** Where a loan product's refusal belongs on the form, and its words. */
+const PRODUCT_FIELD: Record<string, DraftField> = {
+  pricePaise: 'price', downPaymentPaise: 'downPayment', processingFeePaise: 'processingFee', annualRate: 'rate',
+  periods: 'tenure', advanceInstalments: 'advanceEmis', disbursementDate: 'firstDueDate', firstDueDate: 'firstDueDate', dueDay: 'firstDueDate',
+};
+const PRODUCT_ERROR_KEY: Partial<Record<DraftField, string>> = {
+  price: 'addCustomer.loanErrors.price', downPayment: 'addCustomer.loanErrors.downPayment', processingFee: 'addCustomer.loanErrors.processingFee',
+  rate: 'addCustomer.loanErrors.rate', tenure: 'addCustomer.loanErrors.tenure', advanceEmis: 'addCustomer.loanErrors.advanceEmis', firstDueDate: 'addCustomer.loanErrors.firstDueDate',
+};
+
+function productPreview(product: LoanProduct, terms: LoanTerms, rateText: string): LoanPreview {
+  const rate = rateText.trim();
+  const match = PRODUCT_RATE.exec(rate);
+  if (!match || Number(match[1]) > 60 || (Number(match[1]) === 60 && Number(match[2] ?? 0) > 0)) return { kind: 'invalid', errors: { rate: { key: 'addCustomer.errors.rate' } } };
+  const request = {
+    pricePaise: terms.pricePaise, downPaymentPaise: terms.downPaymentPaise, processingFeePaise: terms.processingFeePaise, annualRate: rate,
+    periods: terms.tenureMonths, advanceInstalments: terms.advanceEmis, disbursementDate: terms.startDate, firstDueDate: terms.firstDueDate,
+  };
+  try {
+    const schedule = buildProductSchedule(product.settings, request);
+    return { kind: 'ok', terms, schedule, product: { id: product.id, rate, keyFacts: keyFacts(product.settings, request, schedule) } };
+  } catch (error) {
+    if (!(error instanceof LoanProductError)) throw error;
+    const field = error.rule === 'product_settings' ? 'loanProductId' : (PRODUCT_FIELD[error.field] ?? 'loanProductId');
+    const key = error.rule === 'loan_terms' ? (PRODUCT_ERROR_KEY[field] ?? 'validation.product_settings') : `validation.${error.rule}`;
+    return { kind: 'invalid', errors: { [field]: { key } } };
+  }
+}
 
 /**
  * The loan as typed, checked and scheduled with the domain's own rules (the server runs the same ones).
  * 'incomplete': a required field is empty (its errors say so, for when the retailer presses Next);
  * 'invalid': something typed cannot be used; 'ok': the schedule the customer will get.
  */
-export function previewLoan(d: EnrolDraft, today: string): LoanPreview {
+export function previewLoan(d: EnrolDraft, today: string, loanProduct: LoanProduct | null = null): LoanPreview {
   const errors: FieldErrors = {};
   let incomplete = false;
   const amount = (field: 'price' | 'downPayment' | 'processingFee', required: boolean): number | null => {
@@ -203,7 +240,8 @@ export function previewLoan(d: EnrolDraft, today: string): LoanPreview {
     errors.rate = REQUIRED;
     incomplete = true;
   } else {
-    rate = parsePercentToBps(d.rate);
+    // A product takes the exact rate (up to 4 decimals); the basis points sent beside it are only for display.
+    rate = loanProduct && PRODUCT_RATE.test(d.rate.trim()) ? Math.round(Number(d.rate.trim()) * 100) : parsePercentToBps(d.rate);
     if (rate === null) errors.rate = { key: 'addCustomer.errors.rate' };
   }
   let tenure: number | null = null;
@@ -237,6 +275,7 @@ export function previewLoan(d: EnrolDraft, today: string): LoanPreview {
     startDate: today,
     firstDueDate: d.firstDueDate,
   };
+  if (loanProduct) return productPreview(loanProduct, terms, d.rate);
   try {
     return { kind: 'ok', terms, schedule: generateSchedule(terms) };
   } catch (error) {
@@ -247,13 +286,13 @@ export function previewLoan(d: EnrolDraft, today: string): LoanPreview {
   }
 }
 
-export function validateLoanStep(d: EnrolDraft, today: string, financier: FinancierChoice | null): FieldErrors {
+export function validateLoanStep(d: EnrolDraft, today: string, financier: FinancierChoice | null, loanProduct: LoanProduct | null = null): FieldErrors {
   const errors: FieldErrors = {};
   if (!d.productId) errors.productId = REQUIRED;
   for (const field of financier?.required_fields ?? []) {
     if (!d.financierReference[field]?.trim()) errors[`financier_reference.${field}`] = REQUIRED;
   }
-  const preview = previewLoan(d, today);
+  const preview = previewLoan(d, today, loanProduct);
   return preview.kind === 'ok' ? errors : { ...errors, ...preview.errors };
 }
 
@@ -273,8 +312,8 @@ const optional = (text: string): string | undefined => text.trim() || undefined;
 const optionalId = (text: string): number | undefined => (text ? Number(text) : undefined);
 
 /** The request for a draft that passed every step (throws if the loan does not schedule). */
-export function buildEnrolRequest(d: EnrolDraft, today: string, financier: FinancierChoice | null): EnrolRequest {
-  const preview = previewLoan(d, today);
+export function buildEnrolRequest(d: EnrolDraft, today: string, financier: FinancierChoice | null, loanProduct: LoanProduct | null = null): EnrolRequest {
+  const preview = previewLoan(d, today, loanProduct);
   if (preview.kind !== 'ok') throw new Error('buildEnrolRequest needs a valid loan');
   const { terms } = preview;
   const body: CreateCustomerBody = {
@@ -307,6 +346,8 @@ export function buildEnrolRequest(d: EnrolDraft, today: string, financier: Finan
     tenure_months: terms.tenureMonths,
     advance_emis: terms.advanceEmis || undefined,
     first_due_date: terms.firstDueDate,
+    loan_product_id: preview.product?.id,
+    annual_rate: preview.product?.rate,
   };
   // The server refuses unknown keys: leave the unset optional ones out instead of sending undefined.
   const clean = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)) as CreateCustomerBody;
@@ -346,6 +387,8 @@ const SERVER_FIELDS: Record<string, DraftField> = {
   interest_method: 'method',
   tenure_months: 'tenure',
   advance_emis: 'advanceEmis',
+  loan_product_id: 'loanProductId',
+  annual_rate: 'rate',
   start_date: 'firstDueDate',
   first_due_date: 'firstDueDate',
 };
@@ -372,6 +415,7 @@ const STEP_OF_FIELD: Record<DraftField, Step> = {
   productId: 'loan',
   planId: 'loan',
   financierId: 'loan',
+  loanProductId: 'loan',
   price: 'loan',
   downPayment: 'loan',
   processingFee: 'loan',

@@ -8,6 +8,7 @@ const instalment = (number: number, status: InstalmentView['status'], outstandin
   due_date: `2026-0${number}-05`,
   principal_paise: 0,
   interest_paise: 0,
+  tax_paise: 0,
   amount_paise: 1000,
   penalty_paise: 0,
   paid_paise: 1000 - outstanding,
@@ -23,6 +24,7 @@ describe('summariseEmis', () => {
     const details: EmiDetails = {
       customer_id: 1,
       emi_paise: 1000,
+      loan_terms: null,
       instalments: [instalment(3, 'due', 1000), instalment(1, 'paid', 0), instalment(2, 'overdue', 400)],
       totals: { payable_paise: 3000, paid_paise: 1600, outstanding_paise: 1400, overdue_paise: 400 },
     };
@@ -35,6 +37,7 @@ describe('summariseEmis', () => {
     const details: EmiDetails = {
       customer_id: 1,
       emi_paise: 1000,
+      loan_terms: null,
       instalments: [instalment(1, 'paid', 0)],
       totals: { payable_paise: 1000, paid_paise: 1000, outstanding_paise: 0, overdue_paise: 0 },
     };

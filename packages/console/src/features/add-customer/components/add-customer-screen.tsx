@@ -14,7 +14,7 @@ import { selectFeatures } from '../../../shared/config/config-api.ts';
 import { useUploadDocumentMutation, type DocumentType } from '../../../shared/documents/documents-api.ts';
 import { useAppSelector } from '../../../shared/state/hooks.ts';
 import { customerPath } from '../../../shared/routes.ts';
-import { useGetFinanciersQuery } from '../../../shared/catalogue/catalogue-api.ts';
+import { useGetFinanciersQuery, useGetLoanProductsQuery } from '../../../shared/catalogue/catalogue-api.ts';
 import { useCreateCustomerMutation, useCreateFinancedCustomerMutation } from '../api/enrol-api.ts';
 import {
   buildEnrolRequest,
@@ -53,6 +53,7 @@ export function AddCustomerScreen() {
   const today = useMemo(() => todayInIndia(), []);
   const features = useAppSelector(selectFeatures);
   const { data: financiers = [] } = useGetFinanciersQuery();
+  const { data: loanProducts = [] } = useGetLoanProductsQuery();
   const [createCustomer] = useCreateCustomerMutation();
   const [createFinancedCustomer] = useCreateFinancedCustomerMutation();
   const [uploadDocument] = useUploadDocumentMutation();
@@ -72,7 +73,8 @@ export function AddCustomerScreen() {
 
   const financier = financiers.find((f) => String(f.id) === draft.financierId) ?? null;
   const stepIndex = STEPS.indexOf(step);
-  const preview = useMemo(() => previewLoan(draft, today), [draft, today]);
+  const loanProduct = loanProducts.find((p) => String(p.id) === draft.loanProductId) ?? null;
+  const preview = useMemo(() => previewLoan(draft, today, loanProduct), [draft, today, loanProduct]);
 
   useEffect(() => {
     if (!focusError.current) return;
@@ -114,7 +116,7 @@ export function AddCustomerScreen() {
   function checkStep(which: Step): FieldErrors {
     if (which === 'customer') return validateCustomerStep(draft, today);
     if (which === 'device') return validateDeviceStep(draft);
-    if (which === 'loan') return validateLoanStep(draft, today, financier);
+    if (which === 'loan') return validateLoanStep(draft, today, financier, loanProduct);
     return validateImagesStep(
       { photo: Boolean(images.photo), signature: Boolean(images.signature), witnessSignature: Boolean(images.witnessSignature) },
       features.witness_signature,
@@ -183,7 +185,7 @@ export function AddCustomerScreen() {
     if (customerId === null) {
       setProgress('creating');
       try {
-        const request = buildEnrolRequest(draft, today, financier);
+        const request = buildEnrolRequest(draft, today, financier, loanProduct);
         const created =
           request.endpoint === 'financed' ? await createFinancedCustomer(request.body).unwrap() : await createCustomer(request.body).unwrap();
         customerId = created.customer.id;
@@ -242,7 +244,7 @@ export function AddCustomerScreen() {
       >
         {step === 'customer' ? <CustomerStep draft={draft} update={update} errorOf={errorOf} /> : null}
         {step === 'device' ? <DeviceStep draft={draft} update={update} errorOf={errorOf} /> : null}
-        {step === 'loan' ? <LoanStep draft={draft} update={update} errorOf={errorOf} today={today} financiers={financiers} /> : null}
+        {step === 'loan' ? <LoanStep draft={draft} update={update} errorOf={errorOf} today={today} financiers={financiers} loanProducts={loanProducts} /> : null}
         {step === 'documents' ? (
           <ImagesStep
             draft={draft}

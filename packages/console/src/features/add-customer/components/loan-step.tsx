@@ -5,7 +5,8 @@
 import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { Financier } from '@kisht/contract/catalogue';
+import type { Financier, LoanProduct } from '@kisht/contract/catalogue';
+import type { LoanProductSettings } from '@kisht/domain/loan-product';
 import { addDays } from '@kisht/domain/calendar';
 import { ANTIHACKING_PRODUCT_TYPES } from '@kisht/domain/constants';
 import { TextField } from '../../../shared/ui/text-field.tsx';
@@ -30,7 +31,15 @@ function typedErrors(errors: FieldErrors): FieldErrors {
   return Object.fromEntries(Object.entries(errors).filter(([, e]) => e && !('key' in e && e.key === 'common.required')));
 }
 
-export function LoanStep({ draft, update, errorOf, today, financiers }: StepProps & { today: string; financiers: Financier[] }) {
+/** A loan product in a few words: how often it is paid, and what kind of interest it charges. */
+function describeProduct(settings: LoanProductSettings, t: (key: string, vars?: Record<string, unknown>) => string): string {
+  const { unit, every } = settings.frequency;
+  const often = every === 1 ? t(`loanProduct.each.${unit}`) : t(`loanProduct.every.${unit}`, { count: every });
+  const kind = settings.noCost ? t('loanProduct.noCost') : settings.interest === 'zero' ? t('loanProduct.zero') : t(INTEREST_METHOD_LABEL_KEYS[settings.interest]);
+  return `${often} · ${kind}`;
+}
+
+export function LoanStep({ draft, update, errorOf, today, financiers, loanProducts }: StepProps & { today: string; financiers: Financier[]; loanProducts: LoanProduct[] }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { data: products } = useGetProductsQuery();
@@ -40,9 +49,10 @@ export function LoanStep({ draft, update, errorOf, today, financiers }: StepProp
   const planId = draft.planId ? Number(draft.planId) : null;
   const { data: plan } = useGetPlanQuery(planId ?? 0, { skip: planId === null });
   const financier = financiers.find((f) => String(f.id) === draft.financierId) ?? null;
-  const preview = useMemo(() => previewLoan(draft, today), [draft, today]);
+  const loanProduct = loanProducts.find((p) => String(p.id) === draft.loanProductId) ?? null;
+  const preview = useMemo(() => previewLoan(draft, today, loanProduct), [draft, today, loanProduct]);
   const live = preview.kind === 'ok' ? {} : typedErrors(preview.errors);
-  const loanError = (field: 'price' | 'downPayment' | 'processingFee' | 'rate' | 'method' | 'tenure' | 'advanceEmis' | 'firstDueDate') => {
+  const loanError = (field: 'loanProductId' | 'price' | 'downPayment' | 'processingFee' | 'rate' | 'method' | 'tenure' | 'advanceEmis' | 'firstDueDate') => {
     const error = live[field];
     if (error) return 'text' in error ? error.text : t(error.key, error.vars);
     return errorOf(field);
@@ -50,7 +60,7 @@ export function LoanStep({ draft, update, errorOf, today, financiers }: StepProp
   const keysLeft = (productType: number) => balances?.find((b) => b.product_type === productType)?.balance ?? 0;
   const product = products?.find((p) => p.id === productId);
   // Anti-hacking plans are sold to a mobile number, not on a loan: choosing one opens their own screen.
-  const loanProducts = (products ?? []).filter((p) => !ANTIHACKING_PRODUCT_TYPES.includes(p.product_type));
+  const financedProducts = (products ?? []).filter((p) => !ANTIHACKING_PRODUCT_TYPES.includes(p.product_type));
   const antihackingProducts = (products ?? []).filter((p) => ANTIHACKING_PRODUCT_TYPES.includes(p.product_type));
 
   function chooseProduct(value: string) {
@@ -73,7 +83,7 @@ export function LoanStep({ draft, update, errorOf, today, financiers }: StepProp
         onChange={(e) => chooseProduct(e.target.value)}
       >
         <option value="">{t('common.choose')}</option>
-        {loanProducts.map((p) => (
+        {financedProducts.map((p) => (
           <option key={p.id} value={String(p.id)}>
             {p.name}
           </option>
@@ -129,6 +139,22 @@ export function LoanStep({ draft, update, errorOf, today, financiers }: StepProp
         />
       ))}
 
+      {loanProducts.length > 0 ? (
+        <SelectField
+          label={t('addCustomer.loanProduct')}
+          value={draft.loanProductId}
+          error={loanError('loanProductId')}
+          hint={loanProduct ? describeProduct(loanProduct.settings, t) : t('addCustomer.standardLoanHint')}
+          onChange={(e) => update({ loanProductId: e.target.value })}
+        >
+          <option value="">{t('addCustomer.standardLoan')}</option>
+          {loanProducts.map((p) => (
+            <option key={p.id} value={String(p.id)}>
+              {p.name}
+            </option>
+          ))}
+        </SelectField>
+      ) : null}
       <TextField label={t('loan.price')} prefix="₹" inputMode="decimal" autoComplete="off" value={draft.price} error={loanError('price')} onChange={(e) => update({ price: e.target.value })} />
       <TextField
         label={t('loan.downPayment')}
@@ -154,9 +180,10 @@ export function LoanStep({ draft, update, errorOf, today, financiers }: StepProp
         autoComplete="off"
         value={draft.rate}
         error={loanError('rate')}
-        hint={t('addCustomer.rateHint')}
+        hint={loanProduct?.settings.noCost ? t('addCustomer.noCostRateHint') : t('addCustomer.rateHint')}
         onChange={(e) => update({ rate: e.target.value })}
       />
+      {loanProduct ? null : (
       <fieldset className="choice-row">
         <legend className="field__label">{t('loan.methodLabel')}</legend>
         {(['reducing', 'flat'] as const).map((method) => (
@@ -166,15 +193,16 @@ export function LoanStep({ draft, update, errorOf, today, financiers }: StepProp
           </label>
         ))}
       </fieldset>
+      )}
       <div className="field-pair">
         <TextField
-          label={t('addCustomer.tenureMonths')}
+          label={loanProduct && loanProduct.settings.frequency.unit !== 'month' ? t('addCustomer.instalmentCount') : t('addCustomer.tenureMonths')}
           inputMode="numeric"
           autoComplete="off"
-          maxLength={2}
+          maxLength={loanProduct ? 3 : 2}
           value={draft.tenure}
           error={loanError('tenure')}
-          onChange={(e) => update({ tenure: digitsOnly(e.target.value, 2) })}
+          onChange={(e) => update({ tenure: digitsOnly(e.target.value, loanProduct ? 3 : 2) })}
         />
         <TextField
           label={t('loan.advanceEmis')}
@@ -194,7 +222,7 @@ export function LoanStep({ draft, update, errorOf, today, financiers }: StepProp
         error={loanError('firstDueDate')}
         onChange={(e) => update({ firstDueDate: e.target.value })}
       />
-      <SchedulePreview schedule={preview.kind === 'ok' ? preview.schedule : null} />
+      <SchedulePreview schedule={preview.kind === 'ok' ? preview.schedule : null} keyFacts={preview.kind === 'ok' ? (preview.product?.keyFacts ?? null) : null} />
     </fieldset>
   );
 }

@@ -31,6 +31,7 @@ export function EmiPlanScreen() {
   const { customerId, profile, details, instalments, loadFailed, retry } = useCustomerEmis();
   const [editing, setEditing] = useState<Editing | null>(null);
   if (customerId === null) return <NotFoundScreen />;
+  const terms = details?.loan_terms ?? null;
   const methodKey = profile ? INTEREST_METHOD_LABEL_KEYS[profile.interest_method as keyof typeof INTEREST_METHOD_LABEL_KEYS] : undefined;
   const close = () => setEditing(null);
   return (
@@ -46,9 +47,10 @@ export function EmiPlanScreen() {
               [t('loan.downPayment'), formatRupees(profile.down_payment_paise)],
               [t('loan.processingFee'), formatRupees(profile.processing_fee_paise)],
               [t('loan.financed'), formatRupees(profile.price_paise - profile.down_payment_paise)],
-              [t('loan.rate'), t('loan.ratePerYear', { rate: bpsToPercentText(profile.annual_rate_bps) })],
-              [t('loan.methodLabel'), methodKey ? t(methodKey) : profile.interest_method],
-              [t('loan.tenure'), t('loan.months', { count: profile.tenure_months })],
+              ...(terms ? ([[t('addCustomer.loanProduct'), terms.product.name]] as [string, string][]) : []),
+              [t('loan.rate'), t('loan.ratePerYear', { rate: terms ? terms.annual_rate : bpsToPercentText(profile.annual_rate_bps) })],
+              ...(terms ? [] : ([[t('loan.methodLabel'), methodKey ? t(methodKey) : profile.interest_method]] as [string, string][])),
+              [t('loan.tenure'), terms && terms.settings.frequency.unit !== 'month' ? t('loan.instalments', { count: profile.tenure_months }) : t('loan.months', { count: profile.tenure_months })],
               [t('loan.advanceEmis'), String(profile.advance_emis)],
               [t('loan.emi'), formatRupees(profile.emi_paise)],
               [t('loan.startDate'), formatDate(profile.start_date)],
@@ -58,6 +60,15 @@ export function EmiPlanScreen() {
                     [t('emi.payable'), formatRupees(details.totals.payable_paise)],
                     [t('emi.paid'), formatRupees(details.totals.paid_paise)],
                     [t('emi.outstanding'), formatRupees(details.totals.outstanding_paise)],
+                  ] as [string, string][])
+                : []),
+              // The loan's Key Fact Statement figures, as kept when it was made (decision 027).
+              ...(terms
+                ? ([
+                    [t('addCustomer.preview.apr'), `${terms.key_facts.apr}%`],
+                    [t('addCustomer.preview.totalCost'), formatRupees(terms.key_facts.totalCostPaise)],
+                    ...(terms.key_facts.taxPaise > 0 ? [[t('addCustomer.preview.gst'), formatRupees(terms.key_facts.taxPaise)]] : []),
+                    ...(terms.key_facts.discountPaise > 0 ? [[t('addCustomer.preview.discount'), formatRupees(terms.key_facts.discountPaise)]] : []),
                   ] as [string, string][])
                 : []),
             ]}

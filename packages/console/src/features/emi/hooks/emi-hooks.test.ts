@@ -9,6 +9,7 @@ const instalment = (id: number, status: InstalmentView['status'], outstanding: n
   due_date: '2026-06-05',
   principal_paise: 0,
   interest_paise: 0,
+  tax_paise: 0,
   amount_paise: 100_000,
   penalty_paise: 0,
   paid_paise: 100_000 - outstanding,

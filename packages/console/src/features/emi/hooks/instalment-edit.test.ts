@@ -8,6 +8,7 @@ const base: InstalmentView = {
   due_date: '2025-03-05',
   principal_paise: 90000,
   interest_paise: 10000,
+  tax_paise: 0,
   amount_paise: 100000,
   penalty_paise: 0,
   paid_paise: 40000,

@@ -1,0 +1,92 @@
+/**
+ * Loan products (issue 15): the retailer picks one at enrolment and sees its schedule and Key Fact Statement
+ * live; the loan keeps them, and the EMI plan shows them.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { en, passMpin, signInWithOtp, cameraPhoto } from './fixtures.ts';
+
+function withCheckDigit(body: string): string {
+  let sum = 0;
+  for (let i = 0; i < body.length; i++) {
+    let d = Number(body[body.length - 1 - i]);
+    if (i % 2 === 0) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return `${body}${(10 - (sum % 10)) % 10}`;
+}
+
+/** The value shown after a label in a summary grid or facts list of a region. */
+const valueIn = async (page: Page, region: string, label: string) => {
+  const card = page.getByRole('region', { name: region });
+  return (await card.getByText(label, { exact: true }).locator('xpath=following-sibling::*[1]').innerText()).trim();
+};
+
+test('a retailer sells a phone on the no-cost EMI product: price / 6 a month, GST and APR shown before and after', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const imei = withCheckDigit(`35${String(Date.now()).slice(-12)}`);
+  await signInWithOtp(page, request, '9876543210');
+  await passMpin(page);
+
+  await page.getByRole('button', { name: en('nav.openMenu') }).click();
+  await page.getByRole('navigation', { name: en('nav.menu') }).getByRole('link', { name: en('nav.addCustomer') }).click();
+  await page.getByLabel(en('addCustomer.firstName')).fill('Lakshmi');
+  await page.getByLabel(en('addCustomer.lastName')).fill('Venkataraman');
+  await page.getByLabel(en('addCustomer.mobile'), { exact: true }).fill('9123412399');
+  await page.getByRole('button', { name: en('common.next') }).click();
+  await page.getByLabel(en('device.brand')).selectOption({ label: 'Samsung' });
+  await page.getByLabel(en('device.model')).fill('Galaxy S24 FE');
+  await page.getByLabel(en('device.imei1')).fill(imei);
+  await page.getByLabel(en('device.provisioning')).selectOption('0');
+  await page.getByRole('button', { name: en('common.next') }).click();
+
+  await page.getByLabel(en('addCustomer.product'), { exact: true }).selectOption({ index: 1 });
+  await page.getByLabel(en('loan.price'), { exact: true }).fill('30000');
+  await page.getByLabel(en('loan.downPayment')).fill('0');
+  await page.getByLabel(en('addCustomer.ratePerYear')).fill('16');
+  await page.getByLabel(en('addCustomer.tenureMonths')).fill('6');
+  // The standard EMI first: no APR or GST in the preview.
+  const preview = en('addCustomer.preview.title');
+  await expect.poll(() => valueIn(page, preview, en('loan.emi'))).toBe('₹5,236');
+  await expect(page.getByRole('region', { name: preview }).getByText(en('addCustomer.preview.apr'))).toHaveCount(0);
+
+  // A weekly product asks for the number of instalments, and says how it is paid.
+  const productSelect = page.getByLabel(en('addCustomer.loanProduct'));
+  await productSelect.selectOption({ label: 'Weekly pay-as-you-go' });
+  await expect(page.getByLabel(en('addCustomer.instalmentCount'))).toBeVisible();
+  await expect(page.getByText(`${en('loanProduct.each.week')} · ${en('loan.method.reducing')}`)).toBeVisible();
+  await expect(page.getByRole('group', { name: en('loan.methodLabel') })).toHaveCount(0);
+
+  // The no-cost product: Rs 5,000 a month, GST on the interest, a discount, and an APR.
+  await productSelect.selectOption({ label: 'No-cost EMI (GST on interest)' });
+  await expect(page.getByText(`${en('loanProduct.each.month')} · ${en('loanProduct.noCost')}`)).toBeVisible();
+  await expect.poll(() => valueIn(page, preview, en('loan.emi'))).toBe('₹5,000');
+  const apr = await valueIn(page, preview, en('addCustomer.preview.apr'));
+  expect(apr).toMatch(/^\d+\.\d{2}%$/);
+  const gst = await valueIn(page, preview, en('addCustomer.preview.gst'));
+  expect(gst).toMatch(/^₹\d/);
+  await expect(page.getByRole('region', { name: preview }).getByText(en('addCustomer.preview.discount'), { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: en('common.next') }).click();
+
+  await page.getByRole('group', { name: en('addCustomer.photo') }).locator('input[type=file]:not([capture])').setInputFiles({ name: 'photo.jpg', mimeType: 'image/jpeg', buffer: await cameraPhoto(page) });
+  const pad = page.locator('canvas').first();
+  await pad.scrollIntoViewIfNeeded();
+  const box = (await pad.boundingBox())!;
+  await page.mouse.move(box.x + 30, box.y + box.height / 2);
+  await page.mouse.down();
+  for (let i = 0; i <= 20; i++) await page.mouse.move(box.x + 30 + i * 10, box.y + box.height / 2 + Math.sin(i / 2) * 30);
+  await page.mouse.up();
+  await page.getByRole('button', { name: en('addCustomer.submit') }).click();
+  await expect(page).toHaveURL(/\/customer-(details|documents)\/\d+/, { timeout: 20_000 });
+  await expect(page.getByRole('heading', { name: 'Lakshmi Venkataraman' })).toBeVisible();
+
+  // The EMI plan: the product, its exact rate, the same APR and GST as the preview promised.
+  await page.getByRole('link', { name: en('customerDetails.emiPlan') }).click();
+  await expect(page.getByText('No-cost EMI (GST on interest)')).toBeVisible();
+  await expect(page.getByText(en('loan.ratePerYear', { rate: '16' }))).toBeVisible();
+  const plan = page.getByRole('main');
+  await expect(plan.getByText(en('addCustomer.preview.apr'), { exact: true }).locator('xpath=following-sibling::*[1]')).toHaveText(apr);
+  await expect(plan.getByText(en('addCustomer.preview.gst'), { exact: true }).locator('xpath=following-sibling::*[1]')).toHaveText(gst);
+});
