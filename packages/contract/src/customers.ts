@@ -6,6 +6,7 @@ import { ID_TYPES, type IdType } from '@kisht/domain/identity';
 import type { InterestMethod } from '@kisht/domain/emi';
 import { Mobile } from './auth.ts';
 import { Id, MultilineText, Page } from './fields.ts';
+import { LoanTermsView } from './loan-terms.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 60 });
 /** Rs 1 crore: far above any phone, and keeps every amount and sum inside the integer columns. */
@@ -174,6 +175,8 @@ export const CustomerProfile = Type.Object({
   start_date: Nullable(Type.String()),
   first_due_date: Nullable(Type.String()),
   emi_paise: Nullable(Type.Integer()),
+  /** A loan made with a loan product: the product, its settings, the exact rate and the KFS; null otherwise. */
+  loan_terms: Nullable(LoanTermsView),
   install_status: Type.Integer(),
   lock_status: Type.Integer(),
   allowed_actions: Nullable(Type.Array(Type.String())),

@@ -3,7 +3,7 @@ import { Type, type Static } from 'typebox';
 import { Nullable } from './envelope.ts';
 import { IsoDate, MAX_PAISE } from './customers.ts';
 import { Id, MultilineText, Page } from './fields.ts';
-import type { LoanProductSettings } from '@kisht/domain/loan-product';
+import { LoanTermsView } from './loan-terms.ts';
 
 const CustomerId = Id;
 export const PAYMENT_METHODS = ['cash', 'upi', 'card', 'bank', 'cheque', 'other'] as const;
@@ -26,20 +26,6 @@ export const InstalmentView = Type.Object({
   paid_at: Nullable(Type.String()),
 });
 export type InstalmentView = Static<typeof InstalmentView>;
-
-/** What a loan made with a loan product keeps (decision 027): the product, its settings, the exact rate and the KFS. */
-export const KeyFactsView = Type.Object({
-  loanPaise: Type.Integer(), netDisbursedPaise: Type.Integer(), totalInterestPaise: Type.Integer(), feesPaise: Type.Integer(), taxPaise: Type.Integer(),
-  discountPaise: Type.Integer(), totalCostPaise: Type.Integer(), apr: Type.String({ description: 'Annual percentage rate, all charges included: "14.00"' }),
-  instalments: Type.Integer(), firstDueDate: Type.String(), lastDueDate: Type.String(),
-});
-export const LoanTermsView = Type.Object({
-  product: Type.Object({ id: Type.Integer(), name: Type.String() }),
-  settings: Type.Unsafe<LoanProductSettings>({ type: 'object', additionalProperties: true }),
-  annual_rate: Type.String({ description: 'Exact decimal percentage per year' }),
-  key_facts: KeyFactsView,
-});
-export type LoanTermsView = Static<typeof LoanTermsView>;
 
 export const EmiDetails = Type.Object({
   customer_id: Type.Integer(),

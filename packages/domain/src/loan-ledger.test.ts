@@ -3,20 +3,23 @@ import { describe, expect, it } from 'vitest';
 import { allocateByRule, buildStatement, foreclosureQuote, type InstalmentState, type OwedParts, type StatementEvent } from './loan-ledger.ts';
 import { buildProductSchedule, STANDARD_PRODUCT, type LoanRequest } from './loan-product.ts';
 
-const owed = (number: number, penaltyPaise: number, interestPaise: number, principalPaise: number): OwedParts => ({ number, penaltyPaise, interestPaise, principalPaise });
+const owed = (number: number, penaltyPaise: number, interestPaise: number, principalPaise: number, taxPaise = 0): OwedParts => ({ number, penaltyPaise, interestPaise, taxPaise, principalPaise });
 const COMMON = { order: ['penalty', 'interest', 'principal'] as const, across: 'instalment' as const };
 
 describe('allocation by the product\'s rule', () => {
   it('settles the oldest instalment part by part before the next, or each part across all first', () => {
     const dues = [owed(1, 50_00, 100_00, 900_00), owed(2, 50_00, 90_00, 910_00)];
     expect(allocateByRule({ order: [...COMMON.order], across: 'instalment' }, dues, 1_100_00).allocations).toEqual([
-      { number: 1, penaltyPaise: 50_00, interestPaise: 100_00, principalPaise: 900_00 },
-      { number: 2, penaltyPaise: 50_00, interestPaise: 0, principalPaise: 0 },
+      { number: 1, penaltyPaise: 50_00, interestPaise: 100_00, taxPaise: 0, principalPaise: 900_00 },
+      { number: 2, penaltyPaise: 50_00, interestPaise: 0, taxPaise: 0, principalPaise: 0 },
     ]);
     expect(allocateByRule({ order: [...COMMON.order], across: 'component' }, dues, 1_100_00).allocations).toEqual([
-      { number: 1, penaltyPaise: 50_00, interestPaise: 100_00, principalPaise: 810_00 },
-      { number: 2, penaltyPaise: 50_00, interestPaise: 90_00, principalPaise: 0 },
+      { number: 1, penaltyPaise: 50_00, interestPaise: 100_00, taxPaise: 0, principalPaise: 810_00 },
+      { number: 2, penaltyPaise: 50_00, interestPaise: 90_00, taxPaise: 0, principalPaise: 0 },
     ]);
+    // A no-cost instalment's GST is paid with its interest, right after it.
+    expect(allocateByRule({ order: ['interest', 'principal', 'penalty'], across: 'instalment' }, [owed(1, 0, 100_00, 900_00, 18_00)], 110_00).allocations)
+      .toEqual([{ number: 1, penaltyPaise: 0, interestPaise: 100_00, taxPaise: 10_00, principalPaise: 0 }]);
     const over = allocateByRule({ order: ['principal', 'interest', 'penalty'], across: 'instalment' }, dues, 3_000_00);
     expect(over.unallocatedPaise).toBe(3_000_00 - 2_100_00);
     expect(() => allocateByRule({ order: [...COMMON.order], across: 'instalment' }, dues, 0)).toThrow(RangeError);
@@ -26,26 +29,35 @@ describe('allocation by the product\'s rule', () => {
   it('never takes more than is owed, keeps every paisa, and follows its order', () => {
     const part = fc.integer({ min: 0, max: 50_000_00 });
     fc.assert(fc.property(
-      fc.array(fc.tuple(part, part, part), { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 2_00_000_00 }),
+      fc.array(fc.tuple(part, part, part, fc.integer({ min: 0, max: 9_000_00 })), { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 2_00_000_00 }),
       fc.constantFrom('instalment' as const, 'component' as const),
       fc.shuffledSubarray(['penalty', 'interest', 'principal'] as const, { minLength: 3, maxLength: 3 }),
       (rows, amount, across, order) => {
-        const dues = rows.map(([p, i, c], n) => owed(n + 1, p, i, c));
+        const dues = rows.map(([p, i, c, tx], n) => owed(n + 1, p, i, c, tx));
         const { allocations, unallocatedPaise } = allocateByRule({ order: [...order], across }, dues, amount);
-        const paid = allocations.reduce((s, a) => s + a.penaltyPaise + a.interestPaise + a.principalPaise, 0);
+        const paid = allocations.reduce((s, a) => s + a.penaltyPaise + a.interestPaise + a.taxPaise + a.principalPaise, 0);
         expect(paid + unallocatedPaise).toBe(amount);
-        const total = dues.reduce((s, d) => s + d.penaltyPaise + d.interestPaise + d.principalPaise, 0);
+        const total = dues.reduce((s, d) => s + d.penaltyPaise + d.interestPaise + (d.taxPaise ?? 0) + d.principalPaise, 0);
         expect(unallocatedPaise).toBe(Math.max(0, amount - total));
         const field = { penalty: 'penaltyPaise', interest: 'interestPaise', principal: 'principalPaise' } as const;
         const left = dues.map((d) => {
           const a = allocations.find((x) => x.number === d.number);
-          return { penalty: d.penaltyPaise - (a?.penaltyPaise ?? 0), interest: d.interestPaise - (a?.interestPaise ?? 0), principal: d.principalPaise - (a?.principalPaise ?? 0) };
+          return {
+            penalty: d.penaltyPaise - (a?.penaltyPaise ?? 0),
+            // GST is part of the interest part: settled right after the interest, before the next part.
+            interest: d.interestPaise + (d.taxPaise ?? 0) - (a?.interestPaise ?? 0) - (a?.taxPaise ?? 0),
+            principal: d.principalPaise - (a?.principalPaise ?? 0),
+          };
         });
+        for (const a of allocations) {
+          // Tax only once the interest of its instalment is paid.
+          if (a.taxPaise > 0) expect(a.interestPaise).toBe(dues[a.number - 1]!.interestPaise);
+        }
         for (const l of left) for (const k of order) expect(l[k]).toBeGreaterThanOrEqual(0);
         for (const a of allocations) {
           const index = a.number - 1;
           for (const [k, part] of order.entries()) {
-            if (a[field[part]] === 0) continue;
+            if (a[field[part]] === 0 && !(part === 'interest' && a.taxPaise > 0)) continue;
             if (across === 'instalment') {
               // Nothing of a later instalment while an earlier one still owes; nothing of a later part while an earlier part of the same one owes.
               for (let j = 0; j < index; j++) expect(order.every((p) => left[j]![p] === 0)).toBe(true);
@@ -88,6 +100,22 @@ describe('foreclosure', () => {
     expect(quote.penaltyPaise).toBe(150_00);
     expect(quote.feePaise).toBe(Math.round((third.balanceAfterPaise * 2) / 100));
     expect(quote.principalPaise).toBe(schedule.instalments[1]!.balanceAfterPaise);
+  });
+
+  it('adds the GST of a no-cost loan: unpaid on what is due, and on the interest accrued', () => {
+    const product = { ...STANDARD_PRODUCT, noCost: true, gstOnInterestBps: 1800, instalmentRounding: { multipleOfPaise: 1, mode: 'half_up' as const } };
+    const noCost = buildProductSchedule(product, { ...request, annualRate: '15', periods: 6 });
+    const rows: InstalmentState[] = noCost.instalments.map((r) => ({
+      number: r.number, dueDate: r.dueDate, penaltyPaise: 0, scheduledInterestPaise: r.interestPaise, interestPaise: r.number <= 1 ? 0 : r.interestPaise,
+      taxPaise: r.number <= 1 ? 0 : r.taxPaise, principalPaise: r.number <= 1 ? 0 : r.principalPaise,
+    }));
+    // Instalment 2 (due 10 March) unpaid; 25 March is 15 of the 31 days to 10 April.
+    const quote = foreclosureQuote(product, request.disbursementDate, rows, '2026-03-25');
+    const [, second, third] = noCost.instalments;
+    const accrued = Math.round((third!.interestPaise * 15) / 31);
+    expect(quote.interestPaise).toBe(second!.interestPaise + accrued);
+    expect(quote.taxPaise).toBe(second!.taxPaise + Math.round((accrued * 18) / 100));
+    expect(quote.totalPaise).toBe(quote.principalPaise + quote.interestPaise + quote.taxPaise);
   });
 
   it('on the day of disbursement is the principal alone; after the last due date, everything unpaid', () => {

@@ -7,11 +7,12 @@ import { daysBetween } from './calendar.ts';
 import { fraction, roundFraction } from './exact.ts';
 import type { Component, LoanProductSettings } from './loan-product.ts';
 
-/** What is still owed on one instalment, by part. */
+/** What is still owed on one instalment, by part. `taxPaise` is the GST on a no-cost loan's interest. */
 export interface OwedParts {
   number: number;
   penaltyPaise: number;
   interestPaise: number;
+  taxPaise?: number;
   principalPaise: number;
 }
 
@@ -19,10 +20,14 @@ export interface PartAllocation {
   number: number;
   penaltyPaise: number;
   interestPaise: number;
+  taxPaise: number;
   principalPaise: number;
 }
 
-const FIELD: Record<Component, 'penaltyPaise' | 'interestPaise' | 'principalPaise'> = { penalty: 'penaltyPaise', interest: 'interestPaise', principal: 'principalPaise' };
+type Field = 'penaltyPaise' | 'interestPaise' | 'taxPaise' | 'principalPaise';
+/** The fields of each part in a product's order: the GST on interest is settled with the interest, right after it. */
+const FIELDS: Record<Component, Field[]> = { penalty: ['penaltyPaise'], interest: ['interestPaise', 'taxPaise'], principal: ['principalPaise'] };
+const owedOf = (row: OwedParts, field: Field) => (field === 'taxPaise' ? (row.taxPaise ?? 0) : row[field]);
 
 /**
  * Splits a payment over instalments listed oldest first, by the product's rule: `instalment` settles each
@@ -32,24 +37,26 @@ const FIELD: Record<Component, 'penaltyPaise' | 'interestPaise' | 'principalPais
 export function allocateByRule(rule: LoanProductSettings['allocation'], owed: OwedParts[], amountPaise: number): { allocations: PartAllocation[]; unallocatedPaise: number } {
   if (!Number.isSafeInteger(amountPaise) || amountPaise <= 0) throw new RangeError(`A payment must be a positive whole number of paise, got ${amountPaise}`);
   for (const row of owed) {
-    for (const field of Object.values(FIELD)) {
-      if (!Number.isSafeInteger(row[field]) || row[field] < 0) throw new RangeError(`Instalment ${row.number} owes ${row[field]} as ${field}`);
+    for (const field of Object.values(FIELDS).flat()) {
+      const value = owedOf(row, field);
+      if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`Instalment ${row.number} owes ${value} as ${field}`);
     }
   }
-  const taken = owed.map((row) => ({ number: row.number, penaltyPaise: 0, interestPaise: 0, principalPaise: 0 }));
+  const taken: PartAllocation[] = owed.map((row) => ({ number: row.number, penaltyPaise: 0, interestPaise: 0, taxPaise: 0, principalPaise: 0 }));
   let left = amountPaise;
   const take = (i: number, part: Component) => {
-    const field = FIELD[part];
-    const amount = Math.min(left, owed[i]![field] - taken[i]![field]);
-    taken[i]![field] += amount;
-    left -= amount;
+    for (const field of FIELDS[part]) {
+      const amount = Math.min(left, owedOf(owed[i]!, field) - taken[i]![field]);
+      taken[i]![field] += amount;
+      left -= amount;
+    }
   };
   if (rule.across === 'instalment') {
     for (let i = 0; i < owed.length && left > 0; i++) for (const part of rule.order) take(i, part);
   } else {
     for (const part of rule.order) for (let i = 0; i < owed.length && left > 0; i++) take(i, part);
   }
-  return { allocations: taken.filter((a) => a.penaltyPaise + a.interestPaise + a.principalPaise > 0), unallocatedPaise: left };
+  return { allocations: taken.filter((a) => a.penaltyPaise + a.interestPaise + a.taxPaise + a.principalPaise > 0), unallocatedPaise: left };
 }
 
 /** An instalment as the foreclosure quote reads it: its schedule and what is still owed on it. */
@@ -64,6 +71,8 @@ export interface ForeclosureQuote {
   principalPaise: number;
   /** Interest of instalments already due and unpaid, plus the current period's interest accrued to today. */
   interestPaise: number;
+  /** GST on that interest (no-cost loans): what is unpaid on instalments already due, and on the interest accrued. */
+  taxPaise: number;
   penaltyPaise: number;
   feePaise: number;
   totalPaise: number;
@@ -78,6 +87,7 @@ export interface ForeclosureQuote {
 export function foreclosureQuote(product: LoanProductSettings, disbursementDate: string, instalments: InstalmentState[], today: string): ForeclosureQuote {
   let principal = 0;
   let interest = 0;
+  let tax = 0;
   let penalty = 0;
   let notYetDue = 0;
   let periodStart = disbursementDate;
@@ -87,6 +97,7 @@ export function foreclosureQuote(product: LoanProductSettings, disbursementDate:
     penalty += row.penaltyPaise;
     if (row.dueDate <= today) {
       interest += row.interestPaise;
+      tax += row.taxPaise ?? 0;
       periodStart = row.dueDate;
       continue;
     }
@@ -98,11 +109,13 @@ export function foreclosureQuote(product: LoanProductSettings, disbursementDate:
       // The part of this period's interest already paid counts against what has accrued.
       const paidAhead = row.scheduledInterestPaise - row.interestPaise;
       const accrued = length > 0 ? Number(roundFraction(fraction(BigInt(row.scheduledInterestPaise) * BigInt(elapsed), BigInt(length)), product.interestRounding)) : 0;
-      interest += Math.max(0, accrued - paidAhead);
+      const accruedUnpaid = Math.max(0, accrued - paidAhead);
+      interest += accruedUnpaid;
+      tax += Number(roundFraction(fraction(BigInt(accruedUnpaid) * BigInt(product.gstOnInterestBps), 10_000n), 'half_up'));
     }
   }
   const fee = Number(roundFraction(fraction(BigInt(notYetDue) * BigInt(product.foreclosureFeeBps), 10_000n), 'half_up'));
-  return { principalPaise: principal, interestPaise: interest, penaltyPaise: penalty, feePaise: fee, totalPaise: principal + interest + penalty + fee };
+  return { principalPaise: principal, interestPaise: interest, taxPaise: tax, penaltyPaise: penalty, feePaise: fee, totalPaise: principal + interest + tax + penalty + fee };
 }
 
 /** One line of a customer statement. Amounts the customer owes are positive; what reduces the debt is negative. */

@@ -161,14 +161,20 @@ export class LoanProductError extends Error {
 /** Rs 1,000 crore: far above any device; every total stays a safe integer. */
 const MAX_AMOUNT_PAISE = 1_000_000_000_000;
 const MAX_RATE: Fraction = fraction(100n);
-/** At least what lenders sell: 120 monthly periods, 260 weekly, ten years of daily ones. */
-const MAX_PERIODS: Record<FrequencyUnit, number> = { month: 240, week: 520, day: 3660 };
+/** Twenty years of monthly instalments, ten of weekly or daily ones: past what lenders sell (120 monthly, 260 weekly). */
+export const MAX_PERIODS: Record<FrequencyUnit, number> = { month: 240, week: 520, day: 3660 };
 const HUNDRED = 100n;
 
 // ---------------------------------------------------------------------------------------------- validation
 
 export function validateProduct(product: LoanProductSettings): void {
   const bad = (field: string, message: string) => new LoanProductError(field, message, 'product_settings');
+  // Settings are stored as JSON: one missing a part is refused by name, not read into a TypeError.
+  const parts = product as unknown as Record<string, unknown> | null;
+  for (const part of ['frequency', 'instalmentRounding', 'principalGrace', 'allocation'] as const) {
+    if (typeof parts?.[part] !== 'object' || parts[part] === null) throw bad(part, 'is missing');
+  }
+  if (!Array.isArray(product.allocation.order)) throw bad('allocation.order', 'is missing');
   if (product.amortisation !== 'equal_instalments' && product.amortisation !== 'equal_principal') throw bad('amortisation', String(product.amortisation));
   if (!['reducing', 'flat', 'zero'].includes(product.interest)) throw bad('interest', String(product.interest));
   if (product.periodRate !== 'nominal' && product.periodRate !== 'actual_days') throw bad('periodRate', String(product.periodRate));
@@ -555,7 +561,10 @@ export function buildProductSchedule(product: LoanProductSettings, request: Loan
 function periodsBetween(product: LoanProductSettings, from: string, to: string): number {
   const { unit, every } = product.frequency;
   if (unit !== 'month') return daysBetween(from, to) / (every * (unit === 'week' ? 7 : 1));
-  let whole = 0;
+  // The whole periods from the calendar months between the dates, less one when the day of the month is not reached.
+  const monthIndex = (iso: string) => Number(iso.slice(0, 4)) * 12 + Number(iso.slice(5, 7)) - 1;
+  let whole = Math.max(0, Math.floor((monthIndex(to) - monthIndex(from)) / every));
+  while (whole > 0 && addMonths(from, whole * every) > to) whole--;
   while (addMonths(from, (whole + 1) * every) <= to) whole++;
   const reached = addMonths(from, whole * every);
   const next = addMonths(from, (whole + 1) * every);

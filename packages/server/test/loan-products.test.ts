@@ -103,9 +103,24 @@ describe('loan products', () => {
 
   it("refuses another organisation's product, a rate past 60%, and a loan too small to split, each in the caller's language", async () => {
     const theirs = ((await t.get('/api/loan_products', { token: meena })).json().data as LoanProduct[])[0]!;
-    const foreign = await enrol(ravi, { loan_product_id: theirs.id });
+    // Another organisation's product decides nothing: its refusal is the only one, whatever the terms.
+    const foreign = await enrol(ravi, { loan_product_id: theirs.id, tenure_months: 104 });
     expect(foreign.statusCode).toBe(400);
-    expect(foreign.json().details).toEqual([expect.objectContaining({ field: 'loan_product_id' })]);
+    expect(foreign.json().details).toEqual([expect.objectContaining({ field: 'loan_product_id', rule: 'not_your_loan_product' })]);
+    // An exact rate without a product is refused, not ignored.
+    const stray = await enrol(ravi, { annual_rate: '13.99' });
+    expect(stray.statusCode).toBe(400);
+    expect(stray.json().details).toEqual([expect.objectContaining({ field: 'annual_rate' })]);
+    // A product's refusal of a rate sent in basis points is said on annual_rate_bps.
+    const zeroOnly = await enrol(ravi, { loan_product_id: byName('0%').id, annual_rate_bps: 1400 });
+    expect(zeroOnly.statusCode).toBe(400);
+    expect(zeroOnly.json().details).toEqual([expect.objectContaining({ field: 'annual_rate_bps' })]);
+    // Settings stored without one of their parts: a translated 400, not a 500.
+    await t.db.query(`UPDATE loan_products SET settings = settings - 'frequency' WHERE id = $1`, [byName('Weekly').id]);
+    const broken = await enrol(ravi, { loan_product_id: byName('Weekly').id });
+    await t.db.query(`UPDATE loan_products SET settings = jsonb_set(settings, '{frequency}', '{"unit": "week", "every": 1}') WHERE id = $1`, [byName('Weekly').id]);
+    expect(broken.statusCode, broken.body).toBe(400);
+    expect(broken.json().details).toEqual([expect.objectContaining({ field: 'loan_product_id', rule: 'product_settings' })]);
     const steep = await enrol(ravi, { loan_product_id: byName('Bank EMI').id, annual_rate: '75' }, { cookie: 'i18next=hn' });
     expect(steep.statusCode).toBe(400);
     expect(steep.json().details).toEqual([expect.objectContaining({ field: 'annual_rate' })]);

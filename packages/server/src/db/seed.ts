@@ -1,5 +1,6 @@
 /** Demo retailers for a fresh development database. Safe to run again: it adds only what is missing. */
 import type { Database } from './database.ts';
+import { STANDARD_PRODUCT, type LoanProductSettings } from '@kisht/domain/loan-product';
 import { createUsersRepository } from '../modules/users/users.repository.ts';
 import { createLicensesRepository } from '../modules/licenses/licenses.repository.ts';
 
@@ -21,6 +22,17 @@ export const DEMO_KEYS: Record<string, Array<[number, number]>> = {
 };
 
 const DEMO_UPI: Record<string, string> = { '+919876543210': 'ravimobiles@okaxis', '+919812345678': 'meenaelectronics@oksbi' };
+
+/** Loan products of the demo organisations (decision 027): one of each kind a phone shop sells on. */
+export const DEMO_LOAN_PRODUCTS: Array<{ name: string; settings: LoanProductSettings }> = [
+  { name: 'No-cost EMI (GST on interest)', settings: { ...STANDARD_PRODUCT, noCost: true, gstOnInterestBps: 1800, instalmentRounding: { multipleOfPaise: 1, mode: 'half_up' } } },
+  {
+    name: 'Bank EMI, interest by actual days',
+    settings: { ...STANDARD_PRODUCT, periodRate: 'actual_days', instalmentRounding: { multipleOfPaise: 1, mode: 'half_even' }, interestRounding: 'half_even', foreclosureFeeBps: 200 },
+  },
+  { name: 'Weekly pay-as-you-go', settings: { ...STANDARD_PRODUCT, frequency: { unit: 'week', every: 1 } } },
+  { name: '0% scheme', settings: { ...STANDARD_PRODUCT, interest: 'zero' } },
+];
 
 export async function seedDemo(db: Database): Promise<number> {
   const users = createUsersRepository(db);
@@ -45,6 +57,14 @@ export async function seedDemo(db: Database): Promise<number> {
       const vpa = DEMO_UPI[user.mobile];
       if (vpa) await tx.query('UPDATE users SET upi_id = $2 WHERE id = $1 AND upi_id IS NULL', [user.id, vpa]);
     }
+    // The demo organisations' loan products, once: an organisation that has any (or retired them) is left as it is.
+    await tx.query(
+      `INSERT INTO loan_products (org_id, name, settings, sort_order)
+       SELECT o.id, p.name, p.settings, p.sort_order
+         FROM organizations o CROSS JOIN jsonb_to_recordset($1::jsonb) AS p(name text, settings jsonb, sort_order int)
+        WHERE o.id IN (SELECT DISTINCT org_id FROM unnest($2::int[]) AS org_id) AND NOT EXISTS (SELECT 1 FROM loan_products l WHERE l.org_id = o.id)`,
+      [JSON.stringify(DEMO_LOAN_PRODUCTS.map((p, i) => ({ ...p, sort_order: i + 1 }))), [...new Set(DEMO_USERS.map((u) => u.org_id))]],
+    );
   });
   return added.length;
 }

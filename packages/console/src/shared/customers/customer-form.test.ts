@@ -171,13 +171,22 @@ describe('with a loan product', () => {
     expect(previewLoan(filled({ rate: '75' }), TODAY, weekly)).toMatchObject({ kind: 'invalid', errors: { rate: { key: 'addCustomer.errors.rate' } } });
   });
 
+  it("says what this product takes: 0 on a 0% product, the lender's rate on a no-cost one, at most so many instalments", () => {
+    const zero: LoanProduct = { id: 9, name: '0%', settings: { ...STANDARD_PRODUCT, interest: 'zero' } };
+    expect(previewLoan(filled({ rate: '14' }), TODAY, zero)).toMatchObject({ kind: 'invalid', errors: { rate: { key: 'addCustomer.loanErrors.rateZeroOnly' } } });
+    expect(previewLoan(filled({ rate: '0' }), TODAY, zero).kind).toBe('ok');
+    expect(previewLoan(filled({ rate: '0' }), TODAY, noCost)).toMatchObject({ kind: 'invalid', errors: { rate: { key: 'addCustomer.loanErrors.rateNeeded' } } });
+    expect(previewLoan(filled({ tenure: '600' }), TODAY, weekly)).toMatchObject({ kind: 'invalid', errors: { tenure: { key: 'addCustomer.loanErrors.periodsMax', vars: { count: 520 } } } });
+    expect(previewLoan(filled({ tenure: '241' }), TODAY, noCost)).toMatchObject({ kind: 'invalid', errors: { tenure: { key: 'addCustomer.loanErrors.periodsMax', vars: { count: 240 } } } });
+  });
+
   it('says a loan too small for its instalments on the price, in the words the server uses', () => {
     expect(previewLoan(filled({ price: '100', downPayment: '0', tenure: '200' }), TODAY, weekly)).toMatchObject({ kind: 'invalid', errors: { price: { key: 'validation.financed_below_tenure' } } });
   });
 
   it('sends the product and the exact rate, and places the server\'s complaint about the product on its field', () => {
     const request = buildEnrolRequest(filled({ loanProductId: '7', rate: '13.99' }), TODAY, null, noCost);
-    expect(request.body).toMatchObject({ loan_product_id: 7, annual_rate: '13.99', annual_rate_bps: 1399 });
+    expect(request.body).toMatchObject({ loan_product_id: 7, annual_rate: '13.99', annual_rate_bps: 1399, start_date: TODAY });
     expect(buildEnrolRequest(filled(), TODAY, null).body).not.toHaveProperty('loan_product_id');
     expect(fieldErrorsFromServer([{ field: 'loan_product_id', message: 'not yours' }]).errors).toEqual({ loanProductId: { text: 'not yours' } });
   });

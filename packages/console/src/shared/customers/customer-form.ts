@@ -6,7 +6,7 @@
  */
 import type { CreateCustomerBody, CreateFinancedCustomerBody } from '@kisht/contract/customers';
 import type { LoanProduct } from '@kisht/contract/catalogue';
-import { buildProductSchedule, keyFacts, LoanProductError, type KeyFacts, type ProductSchedule } from '@kisht/domain/loan-product';
+import { buildProductSchedule, keyFacts, LoanProductError, MAX_PERIODS, type KeyFacts, type ProductSchedule } from '@kisht/domain/loan-product';
 import { addMonths, isIsoDate } from '@kisht/domain/calendar';
 import { generateSchedule, LoanTermsError, type InterestMethod, type LoanTerms, type Schedule } from '@kisht/domain/emi';
 import { isValidIdNumber, normaliseIdNumber, type IdType } from '@kisht/domain/identity';
@@ -179,6 +179,9 @@ export type LoanPreview =
   | { kind: 'invalid'; errors: FieldErrors }
   | { kind: 'ok'; terms: LoanTerms; schedule: Schedule | ProductSchedule; product?: { id: number; rate: string; keyFacts: KeyFacts } };
 
+/** The most instalments POST /api/customer takes with a loan product. */
+const MAX_PRODUCT_PERIODS = 520;
+
 /** A rate a loan product takes: up to 4 decimals ("13.99", "10.125"), 0 to 60 per cent, as the server checks it. */
 const PRODUCT_RATE = /^(\d{1,2})(\.\d{1,4})?$/;
 
@@ -196,6 +199,9 @@ function productPreview(product: LoanProduct, terms: LoanTerms, rateText: string
   const rate = rateText.trim();
   const match = PRODUCT_RATE.exec(rate);
   if (!match || Number(match[1]) > 60 || (Number(match[1]) === 60 && Number(match[2] ?? 0) > 0)) return { kind: 'invalid', errors: { rate: { key: 'addCustomer.errors.rate' } } };
+  // As many instalments as the product's frequency allows, and the API takes (520).
+  const maxPeriods = Math.min(MAX_PERIODS[product.settings.frequency.unit], MAX_PRODUCT_PERIODS);
+  if (terms.tenureMonths > maxPeriods) return { kind: 'invalid', errors: { tenure: { key: 'addCustomer.loanErrors.periodsMax', vars: { count: maxPeriods } } } };
   const request = {
     pricePaise: terms.pricePaise, downPaymentPaise: terms.downPaymentPaise, processingFeePaise: terms.processingFeePaise, annualRate: rate,
     periods: terms.tenureMonths, advanceInstalments: terms.advanceEmis, disbursementDate: terms.startDate, firstDueDate: terms.firstDueDate,
@@ -206,7 +212,9 @@ function productPreview(product: LoanProduct, terms: LoanTerms, rateText: string
   } catch (error) {
     if (!(error instanceof LoanProductError)) throw error;
     const field = error.rule === 'product_settings' ? 'loanProductId' : (PRODUCT_FIELD[error.field] ?? 'loanProductId');
-    const key = error.rule === 'loan_terms' ? (PRODUCT_ERROR_KEY[field] ?? 'validation.product_settings') : `validation.${error.rule}`;
+    let key = error.rule === 'loan_terms' ? (PRODUCT_ERROR_KEY[field] ?? 'validation.product_settings') : `validation.${error.rule}`;
+    // A rate in range that this product does not take: a 0% product takes only 0, a no-cost one needs the lender's.
+    if (error.rule === 'loan_terms' && field === 'rate') key = product.settings.interest === 'zero' ? 'addCustomer.loanErrors.rateZeroOnly' : product.settings.noCost ? 'addCustomer.loanErrors.rateNeeded' : key;
     return { kind: 'invalid', errors: { [field]: { key } } };
   }
 }
@@ -345,6 +353,8 @@ export function buildEnrolRequest(d: EnrolDraft, today: string, financier: Finan
     interest_method: terms.method,
     tenure_months: terms.tenureMonths,
     advance_emis: terms.advanceEmis || undefined,
+    // With a loan product, the day its KFS was worked out from: the stored KFS is the one shown, even across midnight.
+    start_date: preview.product ? terms.startDate : undefined,
     first_due_date: terms.firstDueDate,
     loan_product_id: preview.product?.id,
     annual_rate: preview.product?.rate,

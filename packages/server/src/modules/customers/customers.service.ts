@@ -68,9 +68,11 @@ const bpsAsRate = (bps: number) => `${Math.floor(bps / 100)}.${String(bps % 100)
  */
 function productLoanOrProblem(product: LoanProduct, terms: LoanTerms, annualRate: string | undefined, problems: Problem[]): PlannedLoan | null {
   const rate = annualRate ?? bpsAsRate(terms.annualRateBps);
+  // A refusal of the rate is said on the field the caller sent it in.
+  const rateField = annualRate === undefined ? 'annual_rate_bps' : 'annual_rate';
   const exact = parseDecimal(rate);
   if (!exact || exact.n * MAX_PRODUCT_RATE.d > MAX_PRODUCT_RATE.n * exact.d) {
-    problems.push({ field: 'annual_rate', message: 'must be a rate of 0 to 60 per cent a year', rule: 'loan_terms' });
+    problems.push({ field: rateField, message: 'must be a rate of 0 to 60 per cent a year', rule: 'loan_terms' });
     return null;
   }
   const request: LoanRequest = {
@@ -89,7 +91,8 @@ function productLoanOrProblem(product: LoanProduct, terms: LoanTerms, annualRate
     };
   } catch (error) {
     if (!(error instanceof LoanProductError)) throw error;
-    const field = error.rule === 'product_settings' ? 'loan_product_id' : (PRODUCT_FIELD[error.field] ?? 'loan_product_id');
+    const named = error.field === 'annualRate' ? rateField : PRODUCT_FIELD[error.field];
+    const field = error.rule === 'product_settings' ? 'loan_product_id' : (named ?? 'loan_product_id');
     problems.push({ field, message: error.message.replace(/^[\w.]+: /, ''), rule: error.rule });
     return null;
   }
@@ -161,6 +164,7 @@ export function toCustomerProfile(row: CustomerRow): CustomerProfile {
     start_date: row.start_date,
     first_due_date: row.first_due_date,
     emi_paise: row.emi_paise,
+    loan_terms: (row.loan_terms as CustomerProfile['loan_terms'] | undefined) ?? null,
     install_status: row.install_status,
     lock_status: row.lock_status,
     allowed_actions: row.allowed_actions,
@@ -277,9 +281,14 @@ export function createCustomersService(deps: CustomersServiceDeps) {
       if (body.loan_product_id !== undefined) {
         loanProduct = await catalogue.loanProduct(caller.orgId, body.loan_product_id);
         if (!loanProduct) problems.push({ field: 'loan_product_id', message: 'is not a loan product of your organisation', rule: 'not_your_loan_product' });
+      } else if (body.annual_rate !== undefined) {
+        problems.push({ field: 'annual_rate', message: 'is taken with a loan product only; without one the rate is annual_rate_bps', rule: 'invalid' });
       }
       // The schedule itself is the last check: terms in range can still be too small a loan for its instalments.
-      const planned = loanProduct ? productLoanOrProblem(loanProduct, terms, body.annual_rate, problems) : standardLoan(scheduleOrProblem(terms, problems), terms);
+      // A product that is not the caller's decides nothing: no schedule is tried for it.
+      const planned = loanProduct
+        ? productLoanOrProblem(loanProduct, terms, body.annual_rate, problems)
+        : body.loan_product_id === undefined ? standardLoan(scheduleOrProblem(terms, problems), terms) : null;
       if (problems.length > 0 || !product || !planned) throw new AppError('VALIDATION_FAILED', { details: problems });
       return enrol(caller, product.product_type, imeis, async (tx) => {
         const customerId = await customers.insert({

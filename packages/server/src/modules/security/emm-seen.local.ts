@@ -9,8 +9,9 @@
 import type { Queryable } from '../../db/database.ts';
 import type { EmmSeenRepository } from './emm-seen.repository.ts';
 
-/** How long values wait to be written together. */
+/** How long values wait to be written together, and before a failed write is tried again. */
 const WRITE_DELAY_MS = 20;
+const RETRY_DELAY_MS = 1000;
 
 export interface LocalEmmSeen extends EmmSeenRepository {
   /** Writes what is still waiting. */
@@ -26,6 +27,8 @@ export function localEmmSeen(db: Queryable, windowMs: number, log: (message: str
   if (!store) {
     store = createLocalEmmSeen(db, windowMs, log);
     stores.set(db, store);
+    // A start that could not read the table is not kept: the next server built on this database tries again.
+    store.catch(() => stores.delete(db));
   }
   return store;
 }
@@ -53,9 +56,10 @@ async function createLocalEmmSeen(db: Queryable, windowMs: number, log: (message
       try {
         await db.query('INSERT INTO emm_auth_seen (value) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING', [values]);
       } catch (error) {
-        // Kept for the next write; memory still refuses them meanwhile.
-        log('the anti-replay values could not be written; retrying with the next ones', error);
+        // Kept for the next write, a moment later; memory still refuses them meanwhile.
+        log('the anti-replay values could not be written; retrying', error);
         waiting.push(...values);
+        timer ??= setTimeout(() => void write(), RETRY_DELAY_MS).unref();
       }
     });
     return writing;

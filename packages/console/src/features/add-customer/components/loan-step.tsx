@@ -6,7 +6,6 @@ import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Financier, LoanProduct } from '@kisht/contract/catalogue';
-import type { LoanProductSettings } from '@kisht/domain/loan-product';
 import { addDays } from '@kisht/domain/calendar';
 import { ANTIHACKING_PRODUCT_TYPES } from '@kisht/domain/constants';
 import { TextField } from '../../../shared/ui/text-field.tsx';
@@ -15,6 +14,7 @@ import { INTEREST_METHOD_LABEL_KEYS } from '../../../shared/labels.ts';
 import { useGetLicenseBalanceQuery, useGetPlanQuery, useGetPlansQuery, useGetProductsQuery } from '../../../shared/catalogue/catalogue-api.ts';
 import { previewLoan, type FieldErrors } from '../../../shared/customers/customer-form.ts';
 import { SchedulePreview } from './schedule-preview.tsx';
+import { productKindText } from '../../../shared/customers/loan-words.ts';
 import type { StepProps } from './step-props.ts';
 import { digitsOnly } from '../../../shared/customers/field-input.ts';
 import { antihackingPath } from '../../../shared/routes.ts';
@@ -29,14 +29,6 @@ function humanise(field: string): string {
 /** Live errors: what is wrong with what was typed, but not "required" before the retailer presses Next. */
 function typedErrors(errors: FieldErrors): FieldErrors {
   return Object.fromEntries(Object.entries(errors).filter(([, e]) => e && !('key' in e && e.key === 'common.required')));
-}
-
-/** A loan product in a few words: how often it is paid, and what kind of interest it charges. */
-function describeProduct(settings: LoanProductSettings, t: (key: string, vars?: Record<string, unknown>) => string): string {
-  const { unit, every } = settings.frequency;
-  const often = every === 1 ? t(`loanProduct.each.${unit}`) : t(`loanProduct.every.${unit}`, { count: every });
-  const kind = settings.noCost ? t('loanProduct.noCost') : settings.interest === 'zero' ? t('loanProduct.zero') : t(INTEREST_METHOD_LABEL_KEYS[settings.interest]);
-  return `${often} · ${kind}`;
 }
 
 export function LoanStep({ draft, update, errorOf, today, financiers, loanProducts }: StepProps & { today: string; financiers: Financier[]; loanProducts: LoanProduct[] }) {
@@ -144,7 +136,7 @@ export function LoanStep({ draft, update, errorOf, today, financiers, loanProduc
           label={t('addCustomer.loanProduct')}
           value={draft.loanProductId}
           error={loanError('loanProductId')}
-          hint={loanProduct ? describeProduct(loanProduct.settings, t) : t('addCustomer.standardLoanHint')}
+          hint={loanProduct ? productKindText(loanProduct.settings, t) : t('addCustomer.standardLoanHint')}
           onChange={(e) => update({ loanProductId: e.target.value })}
         >
           <option value="">{t('addCustomer.standardLoan')}</option>

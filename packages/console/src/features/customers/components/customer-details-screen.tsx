@@ -23,8 +23,8 @@ import { isApiFailure } from '../../../shared/api/api-failure.ts';
 import { useGetCustomerProfileQuery, useGetEmiDetailsQuery } from '../../../shared/customers/customer-api.ts';
 import { summariseEmis } from '../../../shared/customers/emi-summary.ts';
 import { editMenuFor } from '@kisht/domain/edit-menu';
-import { bpsToPercentText } from '@kisht/domain/money-input';
-import { INTEREST_METHOD_LABEL_KEYS, PROVISIONING_LABEL_KEYS } from '../../../shared/labels.ts';
+import { methodText, rateText, tenureText } from '../../../shared/customers/loan-words.ts';
+import { PROVISIONING_LABEL_KEYS } from '../../../shared/labels.ts';
 import { appleDetailsPath, customerPath, parseCustomerId } from '../../../shared/routes.ts';
 import { useGetPlansQuery } from '../../../shared/catalogue/catalogue-api.ts';
 import { selectFeatures } from '../../../shared/config/config-api.ts';
@@ -131,7 +131,6 @@ export function CustomerDetailsScreen({
   const provisioningKey = PROVISIONING_LABEL_KEYS[profile.provisioning_type];
   // A phone on a plan alone (anti-theft or family care without a loan) has no loan, EMIs or collection.
   const loan = hasLoan(profile) ? profile : null;
-  const methodKey = loan ? INTEREST_METHOD_LABEL_KEYS[loan.interest_method as keyof typeof INTEREST_METHOD_LABEL_KEYS] : undefined;
   const documents: [string, boolean][] = [
     [t('documents.type.photo'), profile.has_photo],
     [t('documents.type.signature'), profile.has_signature],
@@ -214,10 +213,11 @@ export function CustomerDetailsScreen({
               [t('loan.downPayment'), formatRupees(loan.down_payment_paise)],
               [t('loan.processingFee'), formatRupees(loan.processing_fee_paise)],
               [t('loan.emi'), formatRupees(loan.emi_paise)],
-              [t('loan.tenure'), t('loan.months', { count: loan.tenure_months })],
+              ...(loan.loan_terms ? ([[t('addCustomer.loanProduct'), loan.loan_terms.product.name]] as [string, string][]) : []),
+              [t('loan.tenure'), tenureText(loan, t)],
               [t('loan.advanceEmis'), String(loan.advance_emis)],
-              [t('loan.rate'), t('loan.ratePerYear', { rate: bpsToPercentText(loan.annual_rate_bps) })],
-              [t('loan.methodLabel'), methodKey ? t(methodKey) : loan.interest_method],
+              [t('loan.rate'), rateText(loan, t)],
+              [t('loan.methodLabel'), methodText(loan, t)],
               [t('loan.firstDueDate'), formatDate(loan.first_due_date)],
               [t('customerDetails.enrolledOn'), formatDate(profile.created_at)],
             ]}

@@ -16,8 +16,7 @@ import { NotFoundScreen } from '../../../shared/ui/not-found-screen.tsx';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 import { InstalmentAmountCell, InstalmentHeadCells } from '../../../shared/customers/instalment-table.tsx';
 import { InstalmentStatusBadge } from '../../../shared/ui/status-badges.tsx';
-import { bpsToPercentText } from '@kisht/domain/money-input';
-import { INTEREST_METHOD_LABEL_KEYS } from '../../../shared/labels.ts';
+import { methodText, rateText, tenureText } from '../../../shared/customers/loan-words.ts';
 import { customerPath } from '../../../shared/routes.ts';
 import { isEditable } from '../hooks/instalment-edit.ts';
 import { useCustomerEmis } from '../hooks/use-customer-emis.ts';
@@ -31,8 +30,7 @@ export function EmiPlanScreen() {
   const { customerId, profile, details, instalments, loadFailed, retry } = useCustomerEmis();
   const [editing, setEditing] = useState<Editing | null>(null);
   if (customerId === null) return <NotFoundScreen />;
-  const terms = details?.loan_terms ?? null;
-  const methodKey = profile ? INTEREST_METHOD_LABEL_KEYS[profile.interest_method as keyof typeof INTEREST_METHOD_LABEL_KEYS] : undefined;
+  const terms = profile?.loan_terms ?? details?.loan_terms ?? null;
   const close = () => setEditing(null);
   return (
     <Page title={t('emiPlan.title')}>
@@ -48,9 +46,9 @@ export function EmiPlanScreen() {
               [t('loan.processingFee'), formatRupees(profile.processing_fee_paise)],
               [t('loan.financed'), formatRupees(profile.price_paise - profile.down_payment_paise)],
               ...(terms ? ([[t('addCustomer.loanProduct'), terms.product.name]] as [string, string][]) : []),
-              [t('loan.rate'), t('loan.ratePerYear', { rate: terms ? terms.annual_rate : bpsToPercentText(profile.annual_rate_bps) })],
-              ...(terms ? [] : ([[t('loan.methodLabel'), methodKey ? t(methodKey) : profile.interest_method]] as [string, string][])),
-              [t('loan.tenure'), terms && terms.settings.frequency.unit !== 'month' ? t('loan.instalments', { count: profile.tenure_months }) : t('loan.months', { count: profile.tenure_months })],
+              [t('loan.rate'), rateText(profile, t)],
+              [t('loan.methodLabel'), methodText(profile, t)],
+              [t('loan.tenure'), tenureText(profile, t)],
               [t('loan.advanceEmis'), String(profile.advance_emis)],
               [t('loan.emi'), formatRupees(profile.emi_paise)],
               [t('loan.startDate'), formatDate(profile.start_date)],
