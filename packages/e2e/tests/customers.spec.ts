@@ -1,28 +1,9 @@
-import { expect, test, type Page } from '@playwright/test';
-import { en, signInWithOtp, cameraPhoto } from './fixtures.ts';
-
-function withCheckDigit(body: string): string {
-  let sum = 0;
-  for (let i = 0; i < body.length; i++) {
-    let d = Number(body[body.length - 1 - i]);
-    if (i % 2 === 0) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return `${body}${(10 - (sum % 10)) % 10}`;
-}
-
-
-const rupeesIn = async (page: Page, region: string, label: string) => {
-  const card = page.getByRole('region', { name: region });
-  return (await card.getByText(label, { exact: true }).locator('xpath=following-sibling::*[1]').innerText()).trim();
-};
+import { expect, test } from '@playwright/test';
+import { addPhotoAndSignature, en, imeiFromClock, signInWithOtp, valueAfter as rupeesIn } from './fixtures.ts';
 
 test('a retailer enrols a customer with photo and signature, finds them by IMEI, takes two EMIs at once and opens the receipt', async ({ page, request }) => {
   test.setTimeout(120_000);
-  const imei = withCheckDigit(`35${String(Date.now()).slice(-12)}`);
+  const imei = imeiFromClock();
 
   await signInWithOtp(page, request, '9876543210');
   await expect(page.getByRole('heading', { name: en('auth.mpin.setTitle') })).toBeVisible();
@@ -60,15 +41,7 @@ test('a retailer enrols a customer with photo and signature, finds them by IMEI,
   await expect(page.getByText(en('addCustomer.preview.instalments', { count: '6' }))).toBeVisible();
   await page.getByRole('button', { name: en('common.next') }).click();
 
-  await page.getByRole('group', { name: en('addCustomer.photo') }).locator('input[type=file]:not([capture])').setInputFiles({ name: 'photo.jpg', mimeType: 'image/jpeg', buffer: await cameraPhoto(page) });
-  await expect(page.getByRole('img', { name: en('photoInput.previewAlt', { label: en('addCustomer.photo') }) })).toBeVisible();
-  const pad = page.locator('canvas').first();
-  await pad.scrollIntoViewIfNeeded();
-  const box = (await pad.boundingBox())!;
-  await page.mouse.move(box.x + 30, box.y + box.height / 2);
-  await page.mouse.down();
-  for (let i = 0; i <= 20; i++) await page.mouse.move(box.x + 30 + i * 10, box.y + box.height / 2 + Math.sin(i / 2) * 30);
-  await page.mouse.up();
+  await addPhotoAndSignature(page);
   await page.getByRole('button', { name: en('addCustomer.submit') }).click();
   await expect(page).toHaveURL(/\/customer-(details|documents)\/\d+/, { timeout: 20_000 });
   // The server's words (spec section 8), shown once the photo and signature are uploaded as well.

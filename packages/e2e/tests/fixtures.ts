@@ -1,6 +1,7 @@
 /** Shared steps: read OTPs from the development outbox and sign in through the screens, as a retailer would. */
 import { readFileSync } from 'node:fs';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { withImeiCheckDigit } from '@kisht/domain/imei';
 
 type Dict = { [key: string]: string | Dict };
 
@@ -79,4 +80,28 @@ export async function cameraPhoto(page: Page): Promise<Buffer> {
     return btoa(text);
   });
   return Buffer.from(base64, 'base64');
+}
+
+/** A 15-digit IMEI made from the clock, with its Luhn check digit (unique per run). */
+export function imeiFromClock(): string {
+  return withImeiCheckDigit(`35${String(Date.now()).slice(-12)}`);
+}
+
+/** The value shown right after a label (a summary grid's figure, a facts list's value) inside a named region. */
+export async function valueAfter(page: Page, region: string, label: string): Promise<string> {
+  const card = page.getByRole('region', { name: region });
+  return (await card.getByText(label, { exact: true }).locator('xpath=following-sibling::*[1]').innerText()).trim();
+}
+
+/** The add-customer form's last step: a camera photo and a drawn signature. */
+export async function addPhotoAndSignature(page: Page): Promise<void> {
+  await page.getByRole('group', { name: en('addCustomer.photo') }).locator('input[type=file]:not([capture])').setInputFiles({ name: 'photo.jpg', mimeType: 'image/jpeg', buffer: await cameraPhoto(page) });
+  await expect(page.getByRole('img', { name: en('photoInput.previewAlt', { label: en('addCustomer.photo') }) })).toBeVisible();
+  const pad = page.locator('canvas').first();
+  await pad.scrollIntoViewIfNeeded();
+  const box = (await pad.boundingBox())!;
+  await page.mouse.move(box.x + 30, box.y + box.height / 2);
+  await page.mouse.down();
+  for (let i = 0; i <= 20; i++) await page.mouse.move(box.x + 30 + i * 10, box.y + box.height / 2 + Math.sin(i / 2) * 30);
+  await page.mouse.up();
 }

@@ -2,31 +2,12 @@
  * Loan products (issue 15): the retailer picks one at enrolment and sees its schedule and Key Fact Statement
  * live; the loan keeps them, and the EMI plan shows them.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { en, passMpin, signInWithOtp, cameraPhoto } from './fixtures.ts';
-
-function withCheckDigit(body: string): string {
-  let sum = 0;
-  for (let i = 0; i < body.length; i++) {
-    let d = Number(body[body.length - 1 - i]);
-    if (i % 2 === 0) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return `${body}${(10 - (sum % 10)) % 10}`;
-}
-
-/** The value shown after a label in a summary grid or facts list of a region. */
-const valueIn = async (page: Page, region: string, label: string) => {
-  const card = page.getByRole('region', { name: region });
-  return (await card.getByText(label, { exact: true }).locator('xpath=following-sibling::*[1]').innerText()).trim();
-};
+import { expect, test } from '@playwright/test';
+import { addPhotoAndSignature, en, imeiFromClock, passMpin, signInWithOtp, valueAfter as valueIn } from './fixtures.ts';
 
 test('a retailer sells a phone on the no-cost EMI product: price / 6 a month, GST and APR shown before and after', async ({ page, request }) => {
   test.setTimeout(120_000);
-  const imei = withCheckDigit(`35${String(Date.now()).slice(-12)}`);
+  const imei = imeiFromClock();
   await signInWithOtp(page, request, '9876543210');
   await passMpin(page);
 
@@ -70,14 +51,7 @@ test('a retailer sells a phone on the no-cost EMI product: price / 6 a month, GS
   await expect(page.getByRole('region', { name: preview }).getByText(en('addCustomer.preview.discount'), { exact: true })).toBeVisible();
   await page.getByRole('button', { name: en('common.next') }).click();
 
-  await page.getByRole('group', { name: en('addCustomer.photo') }).locator('input[type=file]:not([capture])').setInputFiles({ name: 'photo.jpg', mimeType: 'image/jpeg', buffer: await cameraPhoto(page) });
-  const pad = page.locator('canvas').first();
-  await pad.scrollIntoViewIfNeeded();
-  const box = (await pad.boundingBox())!;
-  await page.mouse.move(box.x + 30, box.y + box.height / 2);
-  await page.mouse.down();
-  for (let i = 0; i <= 20; i++) await page.mouse.move(box.x + 30 + i * 10, box.y + box.height / 2 + Math.sin(i / 2) * 30);
-  await page.mouse.up();
+  await addPhotoAndSignature(page);
   await page.getByRole('button', { name: en('addCustomer.submit') }).click();
   await expect(page).toHaveURL(/\/customer-(details|documents)\/\d+/, { timeout: 20_000 });
   await expect(page.getByRole('heading', { name: 'Lakshmi Venkataraman' })).toBeVisible();
