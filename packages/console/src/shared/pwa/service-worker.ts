@@ -2,7 +2,7 @@
  * Service worker registration (vite-plugin-pwa, registerType 'prompt'): "App ready to work offline"
  * once precached, and a waiting-update prompt whose Reload activates the new version and reloads.
  */
-import { toastKey } from '../ui/toast-store.ts';
+import { toastNotice } from '../ui/toast-store.ts';
 
 type Listener = () => void;
 let applyUpdate: ((reloadPage?: boolean) => Promise<void>) | null = null;
@@ -39,7 +39,7 @@ export async function registerServiceWorker(): Promise<void> {
     applyUpdate = registerSW({
       immediate: true,
       onOfflineReady() {
-        toastKey('info', 'pwa.offlineReady');
+        toastNotice('pwa.offlineReady');
       },
       onNeedRefresh() {
         updateWaiting = true;

@@ -21,6 +21,22 @@ describe('toast store', () => {
     expect(store.getSnapshot()).toHaveLength(0);
   });
 
+  it("holds a notice of the app's own until the answer on screen has gone, which a user's next toast still replaces", () => {
+    const timers: (() => void)[] = [];
+    const store = createToastStore((fn) => timers.push(fn));
+    store.show('success', 'Customer enrolled.');
+    store.show('info', 'pwa.offlineReady', { translate: true, notice: true });
+    expect(store.getSnapshot().map((t) => t.text)).toEqual(['Customer enrolled.']);
+    timers[0]!();
+    expect(store.getSnapshot()).toMatchObject([{ kind: 'info', text: 'pwa.offlineReady', translate: true }]);
+    // With nothing on screen a notice shows at once, and the next toast of the user's replaces it.
+    timers[1]!();
+    store.show('info', 'notice', { notice: true });
+    expect(store.getSnapshot()[0]?.text).toBe('notice');
+    store.show('error', 'Failed');
+    expect(store.getSnapshot().map((t) => t.text)).toEqual(['Failed']);
+  });
+
   it('notifies subscribers', () => {
     const store = createToastStore(() => undefined);
     let calls = 0;

@@ -1,4 +1,8 @@
-/** The one toast channel: a new toast replaces the old one (TOAST_MAX = 1). */
+/**
+ * The one toast channel: a new toast replaces the old one (TOAST_MAX = 1). A notice nobody asked for (the app
+ * ready to work offline) waits until the toast on screen has gone, so it never hides the answer to what the
+ * retailer just did.
+ */
 import { TOAST_MAX } from '@kisht/domain/constants';
 
 export type ToastKind = 'success' | 'error' | 'warning' | 'info';
@@ -18,6 +22,8 @@ type Listener = () => void;
 export function createToastStore(schedule: (fn: () => void, ms: number) => unknown = setTimeout) {
   let toasts: readonly Toast[] = [];
   let nextId = 1;
+  /** Notices waiting for the screen to be free of toasts. */
+  const waiting: Array<() => void> = [];
   const listeners = new Set<Listener>();
   const emit = () => listeners.forEach((l) => l());
 
@@ -26,9 +32,14 @@ export function createToastStore(schedule: (fn: () => void, ms: number) => unkno
     if (remaining.length === toasts.length) return;
     toasts = remaining;
     emit();
+    if (toasts.length === 0) waiting.shift()?.();
   }
 
-  function show(kind: ToastKind, text: string, options: { translate?: boolean } = {}): number {
+  function show(kind: ToastKind, text: string, options: { translate?: boolean; notice?: boolean } = {}): number {
+    if (options.notice && toasts.length > 0) {
+      waiting.push(() => show(kind, text, { translate: options.translate ?? false }));
+      return 0;
+    }
     const toast: Toast = { id: nextId++, kind, text, translate: options.translate ?? false };
     toasts = [...toasts, toast].slice(-TOAST_MAX);
     emit();
@@ -53,6 +64,8 @@ export const toastSuccess = (text: string) => toasts.show('success', text);
 export const toastError = (text: string) => toasts.show('error', text);
 /** Shows a translation key, translated when rendered (works before the dictionary has loaded). */
 export const toastKey = (kind: ToastKind, key: string) => toasts.show(kind, key, { translate: true });
+/** A notice of the app's own (a translation key): shown once no other toast is on screen. */
+export const toastNotice = (key: string) => toasts.show('info', key, { translate: true, notice: true });
 /** A success the server described: its message, or the console's key only when the reply carried none. */
 export const toastServerSuccess = (serverMessage: string | null, fallbackKey: string) =>
   serverMessage ? toastSuccess(serverMessage) : toastKey('success', fallbackKey);
