@@ -4,6 +4,7 @@ import { Nullable } from './envelope.ts';
 import { CUSTOMER_STATUS_FILTERS } from '@kisht/domain/customer-status';
 import { ID_TYPES, type IdType } from '@kisht/domain/identity';
 import type { InterestMethod } from '@kisht/domain/emi';
+import { MAX_OFFERED_PERIODS } from '@kisht/domain/loan-product';
 import { Mobile } from './auth.ts';
 import { Id, MultilineText, Page } from './fields.ts';
 import { LoanTermsView } from './loan-terms.ts';
@@ -22,7 +23,7 @@ export const LoanFields = {
   processing_fee_paise: Type.Optional(Paise),
   annual_rate_bps: Type.Integer({ minimum: 0, maximum: 6000, description: 'Interest per year in basis points (1400 = 14%)' }),
   interest_method: Type.Unsafe<InterestMethod>({ type: 'string', enum: ['reducing', 'flat'] }),
-  tenure_months: Type.Integer({ minimum: 1, maximum: 520, description: 'Number of instalments: at most 60 monthly ones without a loan product, 520 with one' }),
+  tenure_months: Type.Integer({ minimum: 1, maximum: MAX_OFFERED_PERIODS, description: 'Number of instalments: at most 60 monthly ones without a loan product, 520 with one' }),
   advance_emis: Type.Optional(Type.Integer({ minimum: 0, maximum: 59 })),
   /** A loan product of the organisation (GET /api/loan_products): its settings decide the schedule (decision 027). */
   loan_product_id: Type.Optional(Id),

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { generateSchedule, type LoanTerms } from './emi.ts';
 import { fraction, parseDecimal, roundFraction } from './exact.ts';
 import {
-  buildProductSchedule, keyFacts, LoanProductError, STANDARD_PRODUCT, validateProduct,
+  buildProductSchedule, keyFacts, LoanProductError, offeredRate, STANDARD_PRODUCT, validateProduct,
   type LoanProductSettings, type LoanRequest, type ProductSchedule,
 } from './loan-product.ts';
 
@@ -227,6 +227,16 @@ describe('settings', () => {
       },
     ), { numRuns: 300 });
   }, 60_000);
+});
+
+describe('the rate enrolment offers with a product', () => {
+  it('is a decimal of up to 4 places from 0 to 60, with its basis points rounded half up', () => {
+    expect(offeredRate(' 13.99 ')).toEqual({ rate: '13.99', bps: 1399 });
+    expect(offeredRate('10.125')).toEqual({ rate: '10.125', bps: 1013 });
+    expect(offeredRate('60')).toEqual({ rate: '60', bps: 6000 });
+    expect(offeredRate('0')).toEqual({ rate: '0', bps: 0 });
+    for (const bad of ['60.0001', '75', '1.23456', '', '-1', '1e1', '12%']) expect(offeredRate(bad), bad).toBeNull();
+  });
 });
 
 describe('the key fact statement', () => {

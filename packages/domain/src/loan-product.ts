@@ -31,6 +31,7 @@
  * never financed; the processing fee is collected upfront and counts in the APR.
  */
 import { addDays, addMonths, daysBetween, isIsoDate } from './calendar.ts';
+import type { LoanTerms } from './emi.ts';
 import {
   add, compare, div, fraction, mul, ONE, parseDecimal, roundFraction, toSafeNumber, ZERO,
   ROUNDING_MODES, type Fraction, type RoundingMode,
@@ -216,6 +217,29 @@ export function annualRateOf(text: string): Fraction {
   const percent = typeof text === 'string' ? parseDecimal(text) : null;
   if (!percent || compare(percent, MAX_RATE) > 0) throw new LoanProductError('annualRate', `must be a decimal percentage 0..100 with at most 6 decimals, got ${String(text)}`);
   return mul(percent, fraction(1n, HUNDRED));
+}
+
+/** What enrolment offers with a loan product: a rate up to 60% a year (as without one), up to 520 instalments. */
+export const MAX_OFFERED_PERIODS = 520;
+const MAX_OFFERED_RATE: Fraction = fraction(60n);
+
+/**
+ * A rate typed for a loan product: a decimal percentage of at most 4 places, 0 to 60. Its text as the loan keeps
+ * it, and its basis points rounded half up (for the columns that show a rate that way); null when it is not one.
+ */
+export function offeredRate(text: string): { rate: string; bps: number } | null {
+  const rate = text.trim();
+  const exact = /^\d{1,2}(\.\d{1,4})?$/.test(rate) ? parseDecimal(rate) : null;
+  if (!exact || compare(exact, MAX_OFFERED_RATE) > 0) return null;
+  return { rate, bps: Number(roundFraction(mul(exact, fraction(100n)), 'half_up')) };
+}
+
+/** The standard loan's terms (emi.ts) as a product's request, at an exact rate. */
+export function requestFromTerms(terms: LoanTerms, annualRate: string): LoanRequest {
+  return {
+    pricePaise: terms.pricePaise, downPaymentPaise: terms.downPaymentPaise, processingFeePaise: terms.processingFeePaise, annualRate,
+    periods: terms.tenureMonths, advanceInstalments: terms.advanceEmis, disbursementDate: terms.startDate, firstDueDate: terms.firstDueDate,
+  };
 }
 
 export function validateRequest(product: LoanProductSettings, request: LoanRequest): void {

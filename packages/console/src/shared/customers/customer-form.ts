@@ -6,7 +6,9 @@
  */
 import type { CreateCustomerBody, CreateFinancedCustomerBody } from '@kisht/contract/customers';
 import type { LoanProduct } from '@kisht/contract/catalogue';
-import { buildProductSchedule, keyFacts, LoanProductError, MAX_PERIODS, type KeyFacts, type ProductSchedule } from '@kisht/domain/loan-product';
+import {
+  buildProductSchedule, keyFacts, LoanProductError, MAX_OFFERED_PERIODS, MAX_PERIODS, offeredRate, requestFromTerms, type KeyFacts, type ProductSchedule,
+} from '@kisht/domain/loan-product';
 import { addMonths, isIsoDate } from '@kisht/domain/calendar';
 import { generateSchedule, LoanTermsError, type InterestMethod, type LoanTerms, type Schedule } from '@kisht/domain/emi';
 import { isValidIdNumber, normaliseIdNumber, type IdType } from '@kisht/domain/identity';
@@ -179,12 +181,6 @@ export type LoanPreview =
   | { kind: 'invalid'; errors: FieldErrors }
   | { kind: 'ok'; terms: LoanTerms; schedule: Schedule | ProductSchedule; product?: { id: number; rate: string; keyFacts: KeyFacts } };
 
-/** The most instalments POST /api/customer takes with a loan product. */
-const MAX_PRODUCT_PERIODS = 520;
-
-/** A rate a loan product takes: up to 4 decimals ("13.99", "10.125"), 0 to 60 per cent, as the server checks it. */
-const PRODUCT_RATE = /^(\d{1,2})(\.\d{1,4})?$/;
-
 /** Where a loan product's refusal belongs on the form, and its words. */
 const PRODUCT_FIELD: Record<string, DraftField> = {
   pricePaise: 'price', downPaymentPaise: 'downPayment', processingFeePaise: 'processingFee', annualRate: 'rate',
@@ -196,19 +192,15 @@ const PRODUCT_ERROR_KEY: Partial<Record<DraftField, string>> = {
 };
 
 function productPreview(product: LoanProduct, terms: LoanTerms, rateText: string): LoanPreview {
-  const rate = rateText.trim();
-  const match = PRODUCT_RATE.exec(rate);
-  if (!match || Number(match[1]) > 60 || (Number(match[1]) === 60 && Number(match[2] ?? 0) > 0)) return { kind: 'invalid', errors: { rate: { key: 'addCustomer.errors.rate' } } };
-  // As many instalments as the product's frequency allows, and the API takes (520).
-  const maxPeriods = Math.min(MAX_PERIODS[product.settings.frequency.unit], MAX_PRODUCT_PERIODS);
+  // The rate and instalments enrolment takes with a product, as the server checks them (the domain's rules).
+  const offered = offeredRate(rateText);
+  if (!offered) return { kind: 'invalid', errors: { rate: { key: 'addCustomer.errors.rate' } } };
+  const maxPeriods = Math.min(MAX_PERIODS[product.settings.frequency.unit], MAX_OFFERED_PERIODS);
   if (terms.tenureMonths > maxPeriods) return { kind: 'invalid', errors: { tenure: { key: 'addCustomer.loanErrors.periodsMax', vars: { count: maxPeriods } } } };
-  const request = {
-    pricePaise: terms.pricePaise, downPaymentPaise: terms.downPaymentPaise, processingFeePaise: terms.processingFeePaise, annualRate: rate,
-    periods: terms.tenureMonths, advanceInstalments: terms.advanceEmis, disbursementDate: terms.startDate, firstDueDate: terms.firstDueDate,
-  };
+  const request = requestFromTerms(terms, offered.rate);
   try {
     const schedule = buildProductSchedule(product.settings, request);
-    return { kind: 'ok', terms, schedule, product: { id: product.id, rate, keyFacts: keyFacts(product.settings, request, schedule) } };
+    return { kind: 'ok', terms, schedule, product: { id: product.id, rate: offered.rate, keyFacts: keyFacts(product.settings, request, schedule) } };
   } catch (error) {
     if (!(error instanceof LoanProductError)) throw error;
     const field = error.rule === 'product_settings' ? 'loanProductId' : (PRODUCT_FIELD[error.field] ?? 'loanProductId');
@@ -249,7 +241,7 @@ export function previewLoan(d: EnrolDraft, today: string, loanProduct: LoanProdu
     incomplete = true;
   } else {
     // A product takes the exact rate (up to 4 decimals); the basis points sent beside it are only for display.
-    rate = loanProduct && PRODUCT_RATE.test(d.rate.trim()) ? Math.round(Number(d.rate.trim()) * 100) : parsePercentToBps(d.rate);
+    rate = loanProduct ? (offeredRate(d.rate)?.bps ?? null) : parsePercentToBps(d.rate);
     if (rate === null) errors.rate = { key: 'addCustomer.errors.rate' };
   }
   let tenure: number | null = null;

@@ -4,8 +4,7 @@
  * nothing behind. A retailer sees its whole network; a mini-retailer only the customers it enrolled.
  */
 import { generateSchedule, LoanTermsError, type Instalment, type LoanTerms, type Schedule } from '@kisht/domain/emi';
-import { buildProductSchedule, keyFacts, LoanProductError, type LoanRequest } from '@kisht/domain/loan-product';
-import { fraction, mul, parseDecimal, roundFraction } from '@kisht/domain/exact';
+import { buildProductSchedule, keyFacts, LoanProductError, offeredRate, requestFromTerms } from '@kisht/domain/loan-product';
 import type { LoanProduct } from '@kisht/contract/catalogue';
 import { isValidImei } from '@kisht/domain/imei';
 import { isValidIdNumber, maskIdNumber, normaliseIdNumber, type IdType } from '@kisht/domain/identity';
@@ -46,8 +45,6 @@ const PRODUCT_FIELD: Record<string, string> = {
   pricePaise: 'price_paise', downPaymentPaise: 'down_payment_paise', processingFeePaise: 'processing_fee_paise', annualRate: 'annual_rate',
   periods: 'tenure_months', advanceInstalments: 'advance_emis', disbursementDate: 'start_date', firstDueDate: 'first_due_date', dueDay: 'first_due_date',
 };
-/** The most a loan product may charge a year, as without one (6000 basis points). */
-const MAX_PRODUCT_RATE = fraction(60n);
 
 /** A loan's instalments and what the customer row keeps of it, from the standard rule or a loan product. */
 interface PlannedLoan {
@@ -67,27 +64,23 @@ const bpsAsRate = (bps: number) => `${Math.floor(bps / 100)}.${String(bps % 100)
  * null with the refusal added to `problems`.
  */
 function productLoanOrProblem(product: LoanProduct, terms: LoanTerms, annualRate: string | undefined, problems: Problem[]): PlannedLoan | null {
-  const rate = annualRate ?? bpsAsRate(terms.annualRateBps);
   // A refusal of the rate is said on the field the caller sent it in.
   const rateField = annualRate === undefined ? 'annual_rate_bps' : 'annual_rate';
-  const exact = parseDecimal(rate);
-  if (!exact || exact.n * MAX_PRODUCT_RATE.d > MAX_PRODUCT_RATE.n * exact.d) {
+  const offered = offeredRate(annualRate ?? bpsAsRate(terms.annualRateBps));
+  if (!offered) {
     problems.push({ field: rateField, message: 'must be a rate of 0 to 60 per cent a year', rule: 'loan_terms' });
     return null;
   }
-  const request: LoanRequest = {
-    pricePaise: terms.pricePaise, downPaymentPaise: terms.downPaymentPaise, processingFeePaise: terms.processingFeePaise, annualRate: rate,
-    periods: terms.tenureMonths, advanceInstalments: terms.advanceEmis, disbursementDate: terms.startDate, firstDueDate: terms.firstDueDate,
-  };
+  const request = requestFromTerms(terms, offered.rate);
   try {
     const schedule = buildProductSchedule(product.settings, request);
     return {
       instalments: schedule.instalments,
       emiPaise: schedule.emiPaise,
-      annualRateBps: Number(roundFraction(mul(exact, fraction(100n)), 'half_up')),
+      annualRateBps: offered.bps,
       method: product.settings.interest === 'reducing' ? 'reducing' : 'flat',
       loanProductId: product.id,
-      loanTerms: { product: { id: product.id, name: product.name }, settings: product.settings, annual_rate: rate, key_facts: keyFacts(product.settings, request, schedule) },
+      loanTerms: { product: { id: product.id, name: product.name }, settings: product.settings, annual_rate: offered.rate, key_facts: keyFacts(product.settings, request, schedule) },
     };
   } catch (error) {
     if (!(error instanceof LoanProductError)) throw error;
