@@ -317,18 +317,7 @@ export function createCustomersRepository(db: Queryable) {
       const { whereSql, summaryWhereSql, params, summarised } = listFilter(accountId, query);
       const offset = (query.page - 1) * query.limit;
       const limitParam = `$${params.length + 1}::int`;
-      // A first page that is not full holds every match (an IMEI or mobile search, nearly always), so the
-      // count is not run then: PostgreSQL evaluates a CASE branch's subquery only when the branch is taken.
-      const totalSql = summarised
-        ? `SELECT coalesce(sum(s.customers), 0)::int AS n FROM customer_summaries s WHERE ${summaryWhereSql}`
-        : `SELECT CASE WHEN ${offset === 0 ? 'true' : 'false'} AND (SELECT count(*) FROM page) < ${limitParam}
-                       THEN (SELECT count(*)::int FROM page)
-                       ELSE (SELECT count(*)::int FROM (SELECT 1 FROM customers c WHERE ${whereSql} LIMIT ${LIST_COUNT_CAP + 1}) AS matching)
-                  END AS n`;
-      // The total's row is joined to the page, so an empty page still brings the total (with a null id).
-      const res = await db.query<{ total: number } & ((CustomerListItem & { created_at: Date }) | { id: null })>(
-        `WITH page AS (
-           SELECT c.id, c.first_name, c.last_name, c.mobile, c.imei1, c.device_brand, c.device_model, c.install_status, c.lock_status,
+      const pageSql = `SELECT c.id, c.first_name, c.last_name, c.mobile, c.imei1, c.device_brand, c.device_model, c.install_status, c.lock_status,
                   c.provisioning_type, c.emi_paise, c.retailer_id, c.created_at,
                   to_char(due.next_due, 'YYYY-MM-DD') AS next_due_date, coalesce(due.overdue, 0)::bigint::text AS overdue_paise
              FROM customers c
@@ -339,16 +328,34 @@ export function createCustomersRepository(db: Queryable) {
              ) due ON true
             WHERE ${whereSql}
             ORDER BY c.created_at DESC, c.id DESC
-            LIMIT ${limitParam} OFFSET $${params.length + 2}::bigint
-         )
+            LIMIT ${limitParam} OFFSET $${params.length + 2}::bigint`;
+      type PageRow = CustomerListItem & { created_at: Date };
+      const itemOf = (r: PageRow): CustomerListItem => ({ ...r, overdue_paise: Number(r.overdue_paise), created_at: r.created_at.toISOString() });
+      const cappedCountSql = `SELECT count(*)::int AS n FROM (SELECT 1 FROM customers c WHERE ${whereSql} LIMIT ${LIST_COUNT_CAP + 1}) AS matching`;
+      const finish = (items: CustomerListItem[], counted: number) =>
+        summarised || counted <= LIST_COUNT_CAP ? { items, total: counted, total_capped: false } : { items, total: Math.max(LIST_COUNT_CAP, offset + items.length), total_capped: true };
+
+      // A search's first page runs alone: one that is not full holds every match (an IMEI or mobile search,
+      // nearly always), so it is its own count, and the capped count runs after it only when the page is full.
+      if (!summarised && offset === 0) {
+        const page = await db.query<PageRow>(pageSql, [...params, query.limit, 0]);
+        const items = page.rows.map(itemOf);
+        if (items.length < query.limit) return finish(items, items.length);
+        return finish(items, (await db.query<{ n: number }>(cappedCountSql, params)).rows[0]!.n);
+      }
+      // Otherwise the page and its total come in one statement: the total from the summaries the customers'
+      // triggers keep, or the capped count. The total's row is joined to the page, so an empty page still brings it.
+      const totalSql = summarised
+        ? `SELECT coalesce(sum(s.customers), 0)::int AS n FROM customer_summaries s WHERE ${summaryWhereSql}`
+        : cappedCountSql;
+      const res = await db.query<{ total: number } & (PageRow | { id: null })>(
+        `WITH page AS (${pageSql})
          SELECT total.n AS total, page.* FROM (${totalSql}) AS total LEFT JOIN page ON true
           ORDER BY page.created_at DESC, page.id DESC`,
         [...params, query.limit, offset],
       );
-      const counted = res.rows[0]!.total;
-      const items = res.rows.flatMap(({ total: _total, ...r }) => (r.id === null ? [] : [{ ...r, overdue_paise: Number(r.overdue_paise), created_at: r.created_at.toISOString() }]));
-      if (summarised || counted <= LIST_COUNT_CAP) return { items, total: counted, total_capped: false };
-      return { items, total: Math.max(LIST_COUNT_CAP, offset + items.length), total_capped: true };
+      const items = res.rows.flatMap(({ total: _total, ...r }) => (r.id === null ? [] : [itemOf(r as PageRow)]));
+      return finish(items, res.rows[0]!.total);
     },
 
     /**
