@@ -335,19 +335,24 @@ export function createCustomersRepository(db: Queryable) {
       const finish = (items: CustomerListItem[], counted: number) =>
         summarised || counted <= LIST_COUNT_CAP ? { items, total: counted, total_capped: false } : { items, total: Math.max(LIST_COUNT_CAP, offset + items.length), total_capped: true };
 
-      // A search's first page runs alone: one that is not full holds every match (an IMEI or mobile search,
-      // nearly always), so it is its own count, and the capped count runs after it only when the page is full.
-      if (!summarised && offset === 0) {
+      // An IMEI or mobile search's first page runs alone: it is nearly never full, so it holds every match and
+      // is its own count; the capped count runs after it only when it is full. (A name search's first page is
+      // often full, so it keeps the one statement below.)
+      const exactSearch = query.search !== undefined && query.search !== '' && classifySearch(query.search).kind !== 'name';
+      if (exactSearch && offset === 0) {
         const page = await db.query<PageRow>(pageSql, [...params, query.limit, 0]);
         const items = page.rows.map(itemOf);
         if (items.length < query.limit) return finish(items, items.length);
         return finish(items, (await db.query<{ n: number }>(cappedCountSql, params)).rows[0]!.n);
       }
       // Otherwise the page and its total come in one statement: the total from the summaries the customers'
-      // triggers keep, or the capped count. The total's row is joined to the page, so an empty page still brings it.
+      // triggers keep, or counted. The total's row is joined to the page, so an empty page still brings it.
+      // A first page that is not full is its own count: PostgreSQL evaluates a CASE branch's subquery only when
+      // the branch is taken, so the capped count is not run then.
       const totalSql = summarised
         ? `SELECT coalesce(sum(s.customers), 0)::int AS n FROM customer_summaries s WHERE ${summaryWhereSql}`
-        : cappedCountSql;
+        : `SELECT CASE WHEN ${offset === 0 ? 'true' : 'false'} AND (SELECT count(*) FROM page) < ${limitParam}
+                       THEN (SELECT count(*)::int FROM page) ELSE (${cappedCountSql}) END AS n`;
       const res = await db.query<{ total: number } & (PageRow | { id: null })>(
         `WITH page AS (${pageSql})
          SELECT total.n AS total, page.* FROM (${totalSql}) AS total LEFT JOIN page ON true
