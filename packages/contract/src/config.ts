@@ -44,6 +44,7 @@ export const UserAccessConfig = Type.Object({
   unistall: Flag,
   active_deactive: Flag,
   bulk_retailer: Flag,
+  penalty_waiver: Flag,
 });
 export type UserAccessConfig = Static<typeof UserAccessConfig>;
 

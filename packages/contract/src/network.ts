@@ -11,7 +11,7 @@ const Name = Type.String({ minLength: 1, maxLength: 60 });
 const Switch = Type.Union([Type.Literal('0'), Type.Literal('1')]);
 export const UserAccessBody = Type.Object({
   feature_access: Type.Optional(Switch), lock_unlock: Type.Optional(Switch), unistall: Type.Optional(Switch),
-  active_deactive: Type.Optional(Switch), bulk_retailer: Type.Optional(Switch),
+  active_deactive: Type.Optional(Switch), bulk_retailer: Type.Optional(Switch), penalty_waiver: Type.Optional(Switch),
 }, { additionalProperties: false });
 export const LockAccessBody = Type.Object({
   lock: Type.Optional(Switch), unlock: Type.Optional(Switch), read: Type.Optional(Switch), uninstall: Type.Optional(Switch),

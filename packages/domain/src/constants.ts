@@ -101,7 +101,7 @@ export const PRODUCT_TYPE = {
 export const ANTIHACKING_PRODUCT_TYPES: readonly number[] = [PRODUCT_TYPE.ANTIHACKING, PRODUCT_TYPE.ANTIHACKING_PRO, PRODUCT_TYPE.ANTIHACKING_PREMIUM];
 
 /** Per-user switches; the server stores and enforces them. Values are strings "1"/"0" as the console receives them. */
-export const USER_ACCESS_KEYS = ['feature_access', 'lock_unlock', 'unistall', 'active_deactive', 'bulk_retailer'] as const;
+export const USER_ACCESS_KEYS = ['feature_access', 'lock_unlock', 'unistall', 'active_deactive', 'bulk_retailer', 'penalty_waiver'] as const;
 export type UserAccessKey = (typeof USER_ACCESS_KEYS)[number];
 export type UserAccess = Record<UserAccessKey, '0' | '1'>;
 export const DEFAULT_USER_ACCESS: UserAccess = {
@@ -110,6 +110,8 @@ export const DEFAULT_USER_ACCESS: UserAccess = {
   unistall: '1',
   active_deactive: '1',
   bulk_retailer: '0',
+  // Waiving a penalty (RBI's 2023 fair-lending rules allow it in full or part, with a reason): on unless a parent switches it off.
+  penalty_waiver: '1',
 };
 
 export const LOCK_ACCESS_KEYS = ['lock', 'unlock', 'read', 'uninstall'] as const;

@@ -58,6 +58,7 @@ export const EXAMPLES: Partial<Record<RouteName, (d: Data) => string[]>> = {
   customer_details: (d) => [`/customer-details/${d.latin}`, `/customer-details/${d.tamil}`, ...(d.familycare ? [`/customer-details/${d.familycare}`] : [])],
   view_emi_details: (d) => [`/view-emi-details/${d.latin}`],
   emi_details: (d) => [`/emi-details/${d.tamil}`],
+  emi_statement: (d) => [`/emi-statement/${d.tamil}`],
   customer_documents: (d) => [`/customer-documents/${d.tamil}`],
   signature: (d) => [`/signature/${d.latin}`],
   witness_signature: (d) => [`/witness-signature/${d.tamil}`],
@@ -215,6 +216,7 @@ export async function createLongData(server: string, appSecret: string): Promise
   const sent = await agent.outboxEmpty(20_000);
   await agent.stop();
   if (!sent) throw new Error('the phone could not report its SIM changes');
+  await addLongLedger(api, data.tamil);
   // The Tamil customer's "I paid" with a large amount and the longest UTR a UPI app shows, open on the payments screen.
   const credentials = store.load()?.credentials;
   if (credentials) {
@@ -225,6 +227,26 @@ export async function createLongData(server: string, appSecret: string): Promise
     });
   }
   return data;
+}
+
+/** Reasons near the longest the ledger keeps (200 characters), in Tamil. */
+const PENALTY_REASON = 'வாடிக்கையாளர் மூன்று வாரங்கள் தாமதமாகக் கட்டினார்; பலமுறை தொலைபேசியில் அழைத்தும் பதில் இல்லை, கடைக்கு நேரில் வந்து பணம் செலுத்துவதாகச் சொல்லியும் வரவில்லை.';
+const WAIVER_REASON = 'வாடிக்கையாளர் மருத்துவமனையில் சிகிச்சை பெற்றதால் தாமதம் ஏற்பட்டது; மருத்துவச் சான்றிதழ் கடையில் சமர்ப்பிக்கப்பட்டது, எனவே அபராதத்தின் ஒரு பகுதி தள்ளுபடி.';
+const EDIT_REASON = 'சம்பள தேதி மாறியதால் வாடிக்கையாளர் கேட்டுக்கொண்டபடி தவணைத் தேதி மாற்றப்பட்டது; கடை உரிமையாளர் ஒப்புதல் அளித்தார்.';
+
+/**
+ * A loan history for the statement: a part payment of the first instalment (its split has GST: the no-cost product),
+ * a large penalty on it and part of that waived, and the third instalment moved and made larger, each with a long
+ * Tamil reason. The first instalment keeps an unpaid penalty, so the EMI plan offers to waive it.
+ */
+async function addLongLedger(api: RetailerApi, customerId: number): Promise<void> {
+  const { instalments } = await api.request<{ instalments: Array<{ id: number; number: number; due_date: string; amount_paise: number }> }>('GET', `/api/emi/customer_emi_details?customer_id=${customerId}`);
+  const [first, , third] = [...instalments].sort((a, b) => a.number - b.number);
+  if (!first || !third) throw new Error('the Tamil customer has fewer than three instalments');
+  await api.request('POST', '/api/emi/update_emi_status', { customer_id: customerId, instalment_id: first.id, amount_paise: 1_234_567, method: 'upi', reference: 'UTR4455667788990011' });
+  await api.request('POST', '/api/emi/send_penalty', { customer_id: customerId, instalment_id: first.id, amount_paise: 9_876_543, reason: PENALTY_REASON });
+  await api.request('POST', '/api/emi/waive_penalty', { customer_id: customerId, instalment_id: first.id, amount_paise: 1_234_567, reason: WAIVER_REASON });
+  await api.request('POST', '/api/emi/update_emi_details', { customer_id: customerId, instalment_id: third.id, due_date: addDays(third.due_date, 12), amount_paise: third.amount_paise + 12_345_678, reason: EDIT_REASON });
 }
 
 /**

@@ -397,6 +397,25 @@ async function checkLanguage(browser: Browser, lng: Lng): Promise<Problem[]> {
   await settle(page, loads);
   await checker.check('add_customer: loan step on a no-cost loan product');
 
+  // The EMI plan's ledger dialogs over the Tamil customer's large no-cost loan: waiving part of the first
+  // instalment's penalty, and closing the loan early (today's quote with GST, penalties and the saving).
+  await navigateInApp(page, `/emi-details/${data.tamil}`);
+  await settle(page, loads);
+  await page.getByRole('button', { name: `${say(lng, 'ledger.waive.button')} (${say(lng, 'emi.table.number')} 1)` }).click();
+  const waive = page.getByRole('dialog', { name: say(lng, 'ledger.waive.title', { number: '1' }) });
+  await expect(waive).toBeVisible();
+  await settle(page, loads);
+  await checker.check('emi_details: waive penalty');
+  await page.keyboard.press('Escape');
+  await expect(waive).toBeHidden();
+  await page.getByRole('button', { name: say(lng, 'ledger.foreclose.button') }).click();
+  const foreclose = page.getByRole('dialog', { name: say(lng, 'ledger.foreclose.title') });
+  await expect(foreclose.getByText(say(lng, 'ledger.foreclose.total'), { exact: true })).toBeVisible();
+  await settle(page, loads);
+  await checker.check('emi_details: close loan early');
+  await page.keyboard.press('Escape');
+  await expect(foreclose).toBeHidden();
+
   // One language pays at a time: two at once would pick the same next instalment.
   await oneAtATime(async () => {
     await navigateInApp(page, `/view-emi-details/${data.latin}`);

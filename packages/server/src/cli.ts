@@ -7,6 +7,9 @@
  *                                    bulk_retailer) or lock access (lock, unlock, read, uninstall) switches
  *   feature <org_id> <switch> on|off witness_signature, payment_gateway or outstanding_amount
  *   dues [<org_id>] [YYYY-MM-DD]     run the daily dues run now (one organisation and day: run it again)
+ *   loan-products <org_id>           the organisation's loan products with their settings
+ *   loan-product-add <org_id> "<name>" [setting=value ...]   a loan product, from the standard one
+ *   loan-product-set <id> [name=...] [active=on|off] [setting=value ...]   loans already made keep theirs
  *   audit [--from D] [--to D] [--org N]  the audit log as CSV on stdout (India dates, both included)
  * Uses the server's configuration, from any folder (a relative DATA_DIR is taken from the repository root, like
  * the server does). On PostgreSQL it connects directly; on PGlite, when the server is running it asks the

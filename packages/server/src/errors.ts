@@ -32,6 +32,7 @@ const STATUS: Record<ErrorCode, number> = {
   NOTHING_DUE: 409,
   PAYMENT_TOO_LARGE: 400,
   ALREADY_REVERSED: 409,
+  QUOTE_CHANGED: 409,
   FEATURE_OFF: 403,
   UNSUPPORTED_FILE: 415,
   /** Starts like a JPEG or PNG but does not decode as one (a disguised or broken file). */

@@ -8,6 +8,7 @@ import { addDays } from '@kisht/domain/calendar';
 import { todayInIndia } from '@kisht/domain/format';
 import { buildProductSchedule, keyFacts, type LoanProductSettings } from '@kisht/domain/loan-product';
 import { startTestApp, RAVI, MEENA, type TestApp } from './harness.ts';
+import { runOperatorCommand } from '../src/modules/operator/operator.service.ts';
 
 let t: TestApp;
 let ravi: string;
@@ -134,5 +135,37 @@ describe('loan products', () => {
     // Nothing was written by any of them.
     const written = await t.db.query('SELECT count(*)::int AS n FROM customers WHERE last_name LIKE $1 AND loan_product_id IS NOT NULL AND price_paise = 10000', ['Venkataraman%']);
     expect(written.rows[0]).toEqual({ n: 0 });
+  });
+});
+
+describe("the operator's loan product commands", () => {
+  it('add a product from the standard one with named settings, refuse a wrong one by name, and retire or change one without touching loans made', async () => {
+    const lines: string[] = [];
+    const run = (...args: string[]) => runOperatorCommand(t.db, args, (line) => lines.push(line));
+    const orgId = String((await t.db.query<{ org_id: number }>('SELECT org_id FROM users WHERE mobile = $1', [RAVI])).rows[0]!.org_id);
+    expect(await run('loan-product-add', orgId, 'Fortnightly flat, parts across instalments', 'interest=flat', 'frequency.unit=day', 'frequency.every=14', 'allocation.across=component', 'foreclosureFeeBps=300')).toBe(0);
+    const added = ((await t.get('/api/loan_products', { token: ravi })).json().data as LoanProduct[]).find((p) => p.name.startsWith('Fortnightly'))!;
+    expect(added.settings).toMatchObject({ interest: 'flat', frequency: { unit: 'day', every: 14 }, allocation: { order: ['penalty', 'interest', 'principal'], across: 'component' }, foreclosureFeeBps: 300, instalmentRounding: { multipleOfPaise: 100, mode: 'half_up' } });
+
+    lines.length = 0;
+    expect(await run('loan-product-add', orgId, 'Broken', 'interest=compound')).toBe(1);
+    expect(lines.join('\n')).toMatch(/interest: compound/);
+    expect(await run('loan-product-add', orgId, 'Broken', 'frequency.fortnight=1')).toBe(1);
+    expect(await run('loan-product-add', orgId, 'Fortnightly flat, parts across instalments')).toBe(1);
+    expect(((await t.get('/api/loan_products', { token: ravi })).json().data as LoanProduct[]).some((p) => p.name === 'Broken')).toBe(false);
+
+    const loan = await enrol(ravi, { loan_product_id: added.id, annual_rate: '18', tenure_months: 8 });
+    expect(loan.statusCode, loan.body).toBe(200);
+    const id = loan.json().data.customer.id as number;
+    const before = await details(id);
+    expect(await run('loan-product-set', String(added.id), 'interest=reducing', 'name=Fortnightly reducing')).toBe(0);
+    expect(((await t.get('/api/loan_products', { token: ravi })).json().data as LoanProduct[]).find((p) => p.id === added.id)).toMatchObject({ name: 'Fortnightly reducing', settings: { interest: 'reducing' } });
+    expect(await details(id)).toEqual(before);
+    expect(await run('loan-product-set', String(added.id), 'active=off')).toBe(0);
+    expect(((await t.get('/api/loan_products', { token: ravi })).json().data as LoanProduct[]).some((p) => p.id === added.id)).toBe(false);
+    expect(await run('loan-product-set', '999999', 'active=on')).toBe(1);
+    lines.length = 0;
+    expect(await run('loan-products', orgId)).toBe(0);
+    expect(lines.find((l) => l.includes('Fortnightly reducing'))).toMatch(/\(retired\)\t1 loans/);
   });
 });

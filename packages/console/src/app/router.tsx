@@ -135,6 +135,11 @@ export function createAppRouter(store: AppStore) {
               lazy: async () => ({ Component: (await import('../features/emi/components/emi-plan-screen.tsx')).EmiPlanScreen }),
             },
             {
+              path: ROUTES.emi_statement,
+              handle: handle('emi_statement', 'skeleton'),
+              lazy: async () => ({ Component: (await import('../features/emi/components/statement-screen.tsx')).StatementScreen }),
+            },
+            {
               path: ROUTES.up_coming_emi,
               handle: handle('up_coming_emi'),
               lazy: async () => ({

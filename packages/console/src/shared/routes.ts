@@ -23,6 +23,8 @@ export const ROUTES = {
   add_customer: '/add-customer',
   view_emi_details: '/view-emi-details/:customer_id',
   emi_details: '/emi-details/:customer_id',
+  // Not in the specification: the loan's statement and schedule changes, opened from the EMI plan.
+  emi_statement: '/emi-statement/:customer_id',
   up_coming_emi: '/upcoming-emi',
   customer_documents: '/customer-documents/:customer_id',
   signature: '/signature/:customer_id',
@@ -50,7 +52,7 @@ export const ROUTES = {
 export type RouteName = keyof typeof ROUTES;
 
 /** Routes whose path ends in /:customer_id. */
-type CustomerRoute = 'customer_details' | 'view_emi_details' | 'emi_details' | 'customer_documents' | 'signature' | 'witness_signature';
+type CustomerRoute = 'customer_details' | 'view_emi_details' | 'emi_details' | 'emi_statement' | 'customer_documents' | 'signature' | 'witness_signature';
 
 /** The address of a customer's screen, e.g. customerPath('customer_details', 12) -> /customer-details/12. */
 export function customerPath(route: CustomerRoute, customerId: number | string): string {

@@ -11,6 +11,7 @@ const instalment = (number: number, status: InstalmentView['status'], outstandin
   tax_paise: 0,
   amount_paise: 1000,
   penalty_paise: 0,
+  unpaid_penalty_paise: 0,
   paid_paise: 1000 - outstanding,
   outstanding_paise: outstanding,
   status,

@@ -307,7 +307,10 @@ export function createCustomersService(deps: CustomersServiceDeps) {
           const idOf = new Map(rows.map((r) => [r.number, r.id]));
           await deps.ledger.record(
             { customer_id: customerId, account_id: caller.accountId, kind: 'payment', amount_paise: advance.reduce((s, i) => s + i.amountPaise, 0), reverses_id: null, method: 'cash', reference: null, note: 'Advance EMIs collected at enrolment', created_by: caller.userId },
-            advance.map((i) => ({ instalment_id: idOf.get(i.number)!, amount_paise: i.amountPaise })),
+            advance.map((i) => ({
+              instalment_id: idOf.get(i.number)!, amount_paise: i.amountPaise,
+              parts: { penalty_paise: 0, interest_paise: i.interestPaise, tax_paise: i.taxPaise ?? 0, principal_paise: i.amountPaise - i.interestPaise - (i.taxPaise ?? 0) },
+            })),
             tx,
           );
         }

@@ -15,6 +15,27 @@ export interface InstalmentRow {
   paid_paise: number;
   advance: boolean;
   paid_at: Date | null;
+  /** What has been paid of each part; together they are paid_paise (migration 037). */
+  paid_penalty_paise: number;
+  paid_interest_paise: number;
+  paid_tax_paise: number;
+  paid_principal_paise: number;
+}
+
+/** A share of one instalment by part: what a payment paid (a reversal: took back, negated). */
+export interface Parts {
+  penalty_paise: number;
+  interest_paise: number;
+  tax_paise: number;
+  principal_paise: number;
+}
+
+export type ChangeKind = 'edit' | 'add' | 'waiver' | 'foreclosure';
+/** An instalment's fields a schedule change is recorded with. */
+export interface ChangedFields {
+  due_date: string | null;
+  amount_paise: number;
+  penalty_paise: number;
 }
 
 export interface PaymentRow {
@@ -35,7 +56,8 @@ export interface PaymentRow {
 }
 
 const INSTALMENT_COLUMNS = `id, customer_id, number, to_char(due_date, 'YYYY-MM-DD') AS due_date, principal_paise, interest_paise,
-  tax_paise, amount_paise, penalty_paise, paid_paise, advance, paid_at`;
+  tax_paise, amount_paise, penalty_paise, paid_paise, advance, paid_at, paid_penalty_paise, paid_interest_paise, paid_tax_paise, paid_principal_paise`;
+
 
 export function createEmiRepository(db: Queryable) {
   return {
@@ -47,10 +69,15 @@ export function createEmiRepository(db: Queryable) {
       return res.rows;
     },
 
+    /** The loan's terms (a product loan's settings), read inside a payment's transaction. */
+    async loanOf(customerId: number, q: Queryable): Promise<{ loan_terms: unknown }> {
+      return (await q.query<{ loan_terms: unknown }>('SELECT loan_terms FROM customers WHERE id = $1', [customerId])).rows[0]!;
+    },
+
     /** Appends a payment or reversal with its allocations and moves the instalments' paid amounts. */
     async record(
       entry: { customer_id: number; account_id: number; kind: 'payment' | 'reversal'; amount_paise: number; reverses_id: number | null; method: string; reference: string | null; note: string | null; created_by: number; idempotency_key?: string | null },
-      allocations: Array<{ instalment_id: number; amount_paise: number }>,
+      allocations: Array<{ instalment_id: number; amount_paise: number; parts: Parts }>,
       q: Queryable,
     ): Promise<number> {
       const id = (await q.query<{ id: number }>(`SELECT nextval('payments_id_seq')::int AS id`)).rows[0]!.id;
@@ -66,12 +93,18 @@ export function createEmiRepository(db: Queryable) {
         [id, entry.customer_id, entry.account_id, entry.kind, entry.amount_paise, entry.reverses_id, entry.method, entry.reference, receipt, entry.note, entry.created_by, owedBefore - entry.amount_paise, entry.idempotency_key ?? null],
       );
       for (const a of allocations) {
-        await q.query('INSERT INTO payment_allocations (payment_id, instalment_id, amount_paise) VALUES ($1, $2, $3)', [id, a.instalment_id, a.amount_paise]);
+        const { penalty_paise: pen, interest_paise: int, tax_paise: tax, principal_paise: pri } = a.parts;
+        if (pen + int + tax + pri !== a.amount_paise) throw new Error(`allocation parts ${pen}+${int}+${tax}+${pri} are not ${a.amount_paise}`);
         await q.query(
-          `UPDATE emi_instalments SET paid_paise = paid_paise + $2,
+          'INSERT INTO payment_allocations (payment_id, instalment_id, amount_paise, penalty_paise, interest_paise, tax_paise, principal_paise) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+          [id, a.instalment_id, a.amount_paise, pen, int, tax, pri],
+        );
+        await q.query(
+          `UPDATE emi_instalments SET paid_paise = paid_paise + $2, paid_penalty_paise = paid_penalty_paise + $3, paid_interest_paise = paid_interest_paise + $4,
+             paid_tax_paise = paid_tax_paise + $5, paid_principal_paise = paid_principal_paise + $6,
              paid_at = CASE WHEN paid_paise + $2 >= amount_paise + penalty_paise THEN now() ELSE NULL END
            WHERE id = $1`,
-          [a.instalment_id, a.amount_paise],
+          [a.instalment_id, a.amount_paise, pen, int, tax, pri],
         );
       }
       return id;
@@ -100,12 +133,79 @@ export function createEmiRepository(db: Queryable) {
       );
     },
 
-    async addInstalment(customerId: number, accountId: number, dueDate: string, amountPaise: number, q: Queryable): Promise<void> {
+    /** Sets an instalment's parts (a foreclosure drops the interest of periods not yet due); paid parts that no longer fit are spread again (migration 037's trigger). */
+    async setParts(id: number, parts: { interest_paise: number; tax_paise: number }, q: Queryable): Promise<void> {
       await q.query(
-        `INSERT INTO emi_instalments (customer_id, account_id, number, due_date, principal_paise, interest_paise, amount_paise)
-         SELECT $1, $2, coalesce(max(number), 0) + 1, $3, $4, 0, $4 FROM emi_instalments WHERE customer_id = $1`,
-        [customerId, accountId, dueDate, amountPaise],
+        `UPDATE emi_instalments SET interest_paise = $2, tax_paise = $3, amount_paise = principal_paise + $2 + $3,
+           paid_at = CASE WHEN paid_paise >= principal_paise + $2 + $3 + penalty_paise THEN coalesce(paid_at, now()) ELSE NULL END
+         WHERE id = $1`,
+        [id, parts.interest_paise, parts.tax_paise],
       );
+    },
+
+    /** Takes part or all of an unpaid penalty off an instalment, with the waiver appended to its ledger. */
+    async waive(entry: { customer_id: number; instalment_id: number; account_id: number; amount_paise: number; reason: string; created_by: number }, q: Queryable): Promise<void> {
+      await q.query(
+        'INSERT INTO penalty_waivers (customer_id, instalment_id, account_id, amount_paise, reason, created_by) VALUES ($1, $2, $3, $4, $5, $6)',
+        [entry.customer_id, entry.instalment_id, entry.account_id, entry.amount_paise, entry.reason, entry.created_by],
+      );
+      await q.query(
+        `UPDATE emi_instalments SET penalty_paise = penalty_paise - $2,
+           paid_at = CASE WHEN paid_paise >= amount_paise + penalty_paise - $2 THEN coalesce(paid_at, now()) ELSE NULL END
+         WHERE id = $1`,
+        [entry.instalment_id, entry.amount_paise],
+      );
+    },
+
+    /** Appends a record of a change to the schedule (who, when, before, after, why). */
+    async addChange(entry: { customer_id: number; instalment_id: number; account_id: number; kind: ChangeKind; before: ChangedFields | null; after: ChangedFields; reason: string | null; created_by: number }, q: Queryable): Promise<void> {
+      await q.query(
+        'INSERT INTO instalment_changes (customer_id, instalment_id, account_id, kind, before, after, reason, created_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+        [entry.customer_id, entry.instalment_id, entry.account_id, entry.kind, entry.before && JSON.stringify(entry.before), JSON.stringify(entry.after), entry.reason, entry.created_by],
+      );
+    },
+
+    /** The loan's schedule changes, oldest first, with who made them. */
+    async changes(customerId: number, q: Queryable = db) {
+      return (await q.query<{ id: number; kind: ChangeKind; instalment_id: number; instalment_number: number; before: ChangedFields | null; after: ChangedFields; reason: string | null; by: string; created_at: Date }>(
+        `SELECT h.id, h.kind, h.instalment_id, e.number AS instalment_number, h.before, h.after, h.reason,
+                coalesce(nullif(trim(u.first_name || ' ' || u.last_name), ''), u.mobile) AS by, h.created_at
+           FROM instalment_changes h JOIN emi_instalments e ON e.id = h.instalment_id JOIN users u ON u.id = h.created_by
+          WHERE h.customer_id = $1 ORDER BY h.id`,
+        [customerId],
+      )).rows;
+    },
+
+    /** What the statement reads besides the instalments: charges, waivers and payments with their parts, oldest first. */
+    async ledger(customerId: number, q: Queryable = db) {
+      const [penalties, waivers, payments] = await Promise.all([
+        q.query<{ instalment_id: number; amount_paise: number; reason: string; day: string; at: Date }>(
+          `SELECT instalment_id, amount_paise, reason, to_char(created_at AT TIME ZONE 'Asia/Kolkata', 'YYYY-MM-DD') AS day, created_at AS at FROM penalty_charges WHERE customer_id = $1 ORDER BY created_at, id`,
+          [customerId],
+        ),
+        q.query<{ instalment_id: number; amount_paise: number; reason: string; day: string; at: Date }>(
+          `SELECT instalment_id, amount_paise, reason, to_char(created_at AT TIME ZONE 'Asia/Kolkata', 'YYYY-MM-DD') AS day, created_at AS at FROM penalty_waivers WHERE customer_id = $1 ORDER BY created_at, id`,
+          [customerId],
+        ),
+        q.query<{ id: number; kind: 'payment' | 'reversal'; amount_paise: number; receipt_no: string; note: string | null; day: string; at: Date; split: boolean } & Parts>(
+          `SELECT p.id, p.kind, p.amount_paise, p.receipt_no, p.note, to_char(p.created_at AT TIME ZONE 'Asia/Kolkata', 'YYYY-MM-DD') AS day, p.created_at AS at,
+                  bool_and(a.principal_paise IS NOT NULL) AS split,
+                  coalesce(sum(a.penalty_paise), 0)::bigint AS penalty_paise, coalesce(sum(a.interest_paise), 0)::bigint AS interest_paise,
+                  coalesce(sum(a.tax_paise), 0)::bigint AS tax_paise, coalesce(sum(a.principal_paise), 0)::bigint AS principal_paise
+             FROM payments p LEFT JOIN payment_allocations a ON a.payment_id = p.id
+            WHERE p.customer_id = $1 GROUP BY p.id ORDER BY p.created_at, p.id`,
+          [customerId],
+        ),
+      ]);
+      return { penalties: penalties.rows, waivers: waivers.rows, payments: payments.rows };
+    },
+
+    async addInstalment(customerId: number, accountId: number, dueDate: string, amountPaise: number, q: Queryable): Promise<number> {
+      return (await q.query<{ id: number }>(
+        `INSERT INTO emi_instalments (customer_id, account_id, number, due_date, principal_paise, interest_paise, amount_paise)
+         SELECT $1, $2, coalesce(max(number), 0) + 1, $3, $4, 0, $4 FROM emi_instalments WHERE customer_id = $1 RETURNING id`,
+        [customerId, accountId, dueDate, amountPaise],
+      )).rows[0]!.id;
     },
 
     async queueAlert(entry: { customer_id: number; account_id: number; message: string; amount_paise: number; created_by: number }) {
@@ -148,8 +248,10 @@ export function createEmiRepository(db: Queryable) {
     },
 
     async allocations(paymentId: number, q: Queryable = db) {
-      const res = await q.query<{ instalment_id: number; instalment_number: number; due_date: string; amount_paise: number }>(
-        `SELECT a.instalment_id, e.number AS instalment_number, to_char(e.due_date, 'YYYY-MM-DD') AS due_date, a.amount_paise
+      const res = await q.query<{ instalment_id: number; instalment_number: number; due_date: string; amount_paise: number; parts: Parts | null }>(
+        `SELECT a.instalment_id, e.number AS instalment_number, to_char(e.due_date, 'YYYY-MM-DD') AS due_date, a.amount_paise,
+                CASE WHEN a.principal_paise IS NULL THEN NULL
+                     ELSE json_build_object('penalty_paise', a.penalty_paise, 'interest_paise', a.interest_paise, 'tax_paise', a.tax_paise, 'principal_paise', a.principal_paise) END AS parts
            FROM payment_allocations a JOIN emi_instalments e ON e.id = a.instalment_id
           WHERE a.payment_id = $1 ORDER BY e.number`,
         [paymentId],

@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../shared/types.ts';
 import { ErrorReply, Ok } from '@kisht/contract/envelope';
-import { AddInstalmentBody, Alert, AlertBody, CustomerIdBody, CustomerIdQuery, EditInstalmentBody, EmiDetails, Outstanding, PayManyBody, PayOneBody, PaymentItem, PenaltyBody, Receipt, ReverseBody, UpcomingCounts, UpcomingList, UpcomingQuery } from '@kisht/contract/emi';
+import { AddInstalmentBody, Alert, AlertBody, CustomerIdBody, CustomerIdQuery, EditInstalmentBody, EmiDetails, ForecloseBody, ForeclosureQuote, InstalmentChange, Outstanding, PayManyBody, PayOneBody, PaymentItem, PenaltyBody, Receipt, ReverseBody, Statement, UpcomingCounts, UpcomingList, UpcomingQuery, WaiveBody } from '@kisht/contract/emi';
 import { ok } from '../../shared/reply.ts';
 import { authOf, SIGNED_IN } from '../../plugins/route-config.ts';
 import type { EmiService } from './emi.service.ts';
@@ -63,6 +63,31 @@ export async function emiRoutes(app: App, opts: { emi: EmiService }) {
     config: { callers: SIGNED_IN, scope: 'account', audit: 'emi.penalty' },
     schema: { tags, security, summary: 'Add a penalty to an instalment (recorded, never edited)', body: PenaltyBody, response: { 200: Ok(EmiDetails), ...errors } },
   }, async (request) => ok(request, await emi.addPenalty(authOf(request), request.body), 'PENALTY_ADDED'));
+
+  app.post('/api/emi/waive_penalty', {
+    config: { callers: SIGNED_IN, scope: 'account', audit: 'emi.waive_penalty' },
+    schema: { tags, security, summary: "Waive part or all of an instalment's unpaid penalty, with a reason (the penalty_waiver switch)", body: WaiveBody, response: { 200: Ok(EmiDetails), ...errors } },
+  }, async (request) => ok(request, await emi.waivePenalty(authOf(request), request.body), 'PENALTY_WAIVED'));
+
+  app.get('/api/emi/statement', {
+    config: { callers: SIGNED_IN, scope: 'account' },
+    schema: { tags, security, summary: "A loan's statement: every due, charge, waiver, payment, reversal and change, with the balance after each", querystring: CustomerIdQuery, response: { 200: Ok(Statement), ...errors } },
+  }, async (request) => ok(request, await emi.statement(authOf(request), request.query.customer_id)));
+
+  app.get('/api/emi/instalment_changes', {
+    config: { callers: SIGNED_IN, scope: 'account' },
+    schema: { tags, security, summary: "Changes to a loan's schedule (who, when, before, after, why), newest first", querystring: CustomerIdQuery, response: { 200: Ok(Type.Array(InstalmentChange)), ...errors } },
+  }, async (request) => ok(request, await emi.changes(authOf(request), request.query.customer_id)));
+
+  app.get('/api/emi/foreclosure_quote', {
+    config: { callers: SIGNED_IN, scope: 'account' },
+    schema: { tags, security, summary: 'The amount that closes a loan today, by its loan product', querystring: CustomerIdQuery, response: { 200: Ok(ForeclosureQuote), ...errors } },
+  }, async (request) => ok(request, await emi.foreclosureQuote(authOf(request), request.query.customer_id)));
+
+  app.post('/api/emi/foreclose', {
+    config: { callers: SIGNED_IN, scope: 'account', audit: 'emi.foreclose' },
+    schema: { tags, security, summary: "Close a loan early for today's quote (sent as shown; a changed quote is refused)", body: ForecloseBody, response: { 200: Ok(Receipt), ...errors } },
+  }, async (request) => ok(request, await emi.foreclose(authOf(request), request.body), 'LOAN_CLOSED'));
 
   app.post('/api/emi/update_emi_details', {
     config: { callers: SIGNED_IN, scope: 'account', audit: 'emi.edit_instalment' },

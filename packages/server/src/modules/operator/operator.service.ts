@@ -1,7 +1,7 @@
 /** The operator's commands (signups, access switches, organisation switches), shared by the CLI and the local endpoint. */
 import { LOCK_ACCESS_KEYS, ORG_FEATURE_KEYS, USER_ACCESS_KEYS, type OrgFeatureKey } from '@kisht/domain/constants';
 import type { Database } from '../../db/database.ts';
-import { isRefusedValue } from '../../db/errors.ts';
+import { isRefusedValue, isUniqueViolation } from '../../db/errors.ts';
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../errors.ts';
 import { isValidVpa } from '@kisht/domain/upi';
@@ -10,6 +10,7 @@ import { parseRupeesToPaise, paiseToRupeesText } from '@kisht/domain/money-input
 import { createNetworkRepository } from '../network/network.repository.ts';
 import { EVENTS_CHANNEL } from '../events/events.bus.ts';
 import { createNetworkService } from '../network/network.service.ts';
+import { LoanProductError, STANDARD_PRODUCT, validateProduct, type LoanProductSettings } from '@kisht/domain/loan-product';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 import { createSignupRepository, createUsersRepository } from '../users/users.repository.ts';
@@ -20,7 +21,39 @@ import { createDuesService } from '../dues/dues.service.ts';
 import { createAuditRepository } from '../audit/audit.repository.ts';
 import { createAuditService } from '../audit/audit.service.ts';
 
-export const OPERATOR_USAGE = 'commands: signups | approve <id> | reject <id> | access <mobile> key=0|1 ... | feature <org_id> <switch> on|off | dues [<org_id>] [YYYY-MM-DD] | device-policy <org_id> [offline_lock_days=N] [lock_on_sim_change=on|off] [auto_lock_days_overdue=N] [auto_unlock_when_paid=on|off] | keys <mobile> <product_type> <quantity> [transfer id] | upi <mobile> <vpa>|none | plans <org_id> | product <org_id> <product_type> <name...> | plan-add <org_id> <product_type> <validity_days> <price_rupees> <name...> | plan-set <plan_id> name=... validity_days=N price=RUPEES terms=... active=on|off | warranty-rules <plan_id> purchase_window_days=N waiting_days=N term_months=N brand_warranty_months=N max_claims=N cover_limit_bps=N covers_defects=on|off covers_accidental=on|off covers_liquid=on|off | audit [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--org N] (CSV)';
+export const OPERATOR_USAGE = 'commands: signups | approve <id> | reject <id> | access <mobile> key=0|1 ... | feature <org_id> <switch> on|off | dues [<org_id>] [YYYY-MM-DD] | device-policy <org_id> [offline_lock_days=N] [lock_on_sim_change=on|off] [auto_lock_days_overdue=N] [auto_unlock_when_paid=on|off] | keys <mobile> <product_type> <quantity> [transfer id] | upi <mobile> <vpa>|none | plans <org_id> | product <org_id> <product_type> <name...> | plan-add <org_id> <product_type> <validity_days> <price_rupees> <name...> | plan-set <plan_id> name=... validity_days=N price=RUPEES terms=... active=on|off | warranty-rules <plan_id> purchase_window_days=N waiting_days=N term_months=N brand_warranty_months=N max_claims=N cover_limit_bps=N covers_defects=on|off covers_accidental=on|off covers_liquid=on|off | loan-products <org_id> | loan-product-add <org_id> "<name>" [setting=value ...] | loan-product-set <id> [name=...] [active=on|off] [setting=value ...] | audit [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--org N] (CSV)';
+
+const LOAN_SETTING_USAGE = 'settings start from the standard product (monthly, reducing, EMI to the rupee half up); each setting=value sets one, dotted for nested ones: '
+  + 'amortisation=equal_instalments|equal_principal interest=reducing|flat|zero periodRate=nominal|actual_days daysInYear=360|364|365|actual '
+  + 'frequency.unit=month|week|day frequency.every=N instalmentRounding.multipleOfPaise=N instalmentRounding.mode=half_up|half_even|down|up '
+  + 'interestRounding=half_up|half_even|down|up absorb=last|first principalGrace.periods=N principalGrace.kind=interest_only|none noCost=true|false '
+  + 'gstOnInterestBps=N allocation.order=penalty,interest,principal allocation.across=instalment|component foreclosureFeeBps=N emiFrom=nominal_rate|period_rates emiAdjustment=none|closest_last';
+
+/**
+ * A loan product's settings with `setting=value` pairs applied (dotted paths for nested settings; numbers,
+ * true/false and comma lists for the allocation order read as such), checked by the domain's own rules.
+ */
+export function applyLoanSettings(base: LoanProductSettings, pairs: string[]): LoanProductSettings {
+  const settings = structuredClone(base) as unknown as Record<string, unknown>;
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at < 1) throw new LoanProductError(pair, 'is not setting=value');
+    const path = pair.slice(0, at).split('.');
+    const text = pair.slice(at + 1);
+    const value = path.join('.') === 'allocation.order' ? text.split(',') : /^[0-9]{1,9}$/.test(text) ? Number(text) : text === 'true' ? true : text === 'false' ? false : text;
+    let node = settings;
+    for (const key of path.slice(0, -1)) {
+      if (typeof node[key] !== 'object' || node[key] === null || Array.isArray(node[key])) throw new LoanProductError(path.join('.'), 'is not a setting');
+      node = node[key] as Record<string, unknown>;
+    }
+    const leaf = path[path.length - 1]!;
+    if (!(leaf in node)) throw new LoanProductError(path.join('.'), 'is not a setting');
+    node[leaf] = value;
+  }
+  const product = settings as unknown as LoanProductSettings;
+  validateProduct(product);
+  return product;
+}
 
 /**
  * Runs one operator command. On PostgreSQL the API nodes are told afterwards (the events channel, as a network
@@ -308,6 +341,82 @@ async function runCommand(db: Database, args: string[], print: (line: string) =>
         throw error;
       }
       print(`Plan ${planId}: rules updated.`);
+      return 0;
+    }
+    case 'loan-products': {
+      // loan-products <org_id>: the organisation's loan products, retired ones too, with their settings.
+      const orgId = Number(rest[0]);
+      if (!Number.isInteger(orgId) || orgId < 1) return fail(print, 'usage: loan-products <org_id>');
+      const rows = (await db.query<{ id: number; name: string; active: boolean; settings: LoanProductSettings; loans: number }>(
+        `SELECT p.id, p.name, p.active, p.settings, (SELECT count(*)::int FROM customers c WHERE c.loan_product_id = p.id) AS loans
+           FROM loan_products p WHERE p.org_id = $1 ORDER BY p.sort_order, p.id`, [orgId],
+      )).rows;
+      if (rows.length === 0) print(`Organisation ${orgId} has no loan products.`);
+      for (const r of rows) print(`loan product ${r.id}\t${r.name}${r.active ? '' : ' (retired)'}\t${r.loans} loans\t${JSON.stringify(r.settings)}`);
+      return 0;
+    }
+    case 'loan-product-add': {
+      // loan-product-add <org_id> "<name>" [setting=value ...]: a new loan product, from the standard one.
+      const [org, rawName, ...pairs] = rest;
+      const orgId = Number(org);
+      const name = (rawName ?? '').trim();
+      if (!Number.isInteger(orgId) || orgId < 1 || !name || name.length > 80 || name.includes('=')) return fail(print, `usage: loan-product-add <org_id> "<name, 1-80 characters>" [setting=value ...]; ${LOAN_SETTING_USAGE}`);
+      let settings: LoanProductSettings;
+      try {
+        settings = applyLoanSettings(STANDARD_PRODUCT, pairs);
+      } catch (error) {
+        if (error instanceof LoanProductError) return fail(print, `Not a loan product: ${error.message}. ${LOAN_SETTING_USAGE}`);
+        throw error;
+      }
+      const saved = await db.transaction(async (tx) => {
+        const row = (await tx.query<{ id: number }>(
+          `INSERT INTO loan_products (org_id, name, settings, sort_order)
+           SELECT $1, $2, $3, coalesce((SELECT max(sort_order) + 1 FROM loan_products WHERE org_id = $1), 0) WHERE EXISTS (SELECT 1 FROM organizations WHERE id = $1)
+           ON CONFLICT (org_id, name) DO NOTHING RETURNING id`,
+          [orgId, name, JSON.stringify(settings)],
+        )).rows[0];
+        if (row) await audit.recordOperator('operator.loan_product_add', { orgId }, { loan_product_id: row.id, name }, tx);
+        return row;
+      });
+      if (!saved) return fail(print, `No organisation ${orgId}, or it already has a loan product named "${name}".`);
+      print(`Loan product ${saved.id}: ${name}.`);
+      return 0;
+    }
+    case 'loan-product-set': {
+      // loan-product-set <id> [name=...] [active=on|off] [setting=value ...]: loans already made keep the settings they were made with.
+      const [id, ...pairs] = rest;
+      const productId = Number(id);
+      const usage = `usage: loan-product-set <id> [name=...] [active=on|off] [setting=value ...]; ${LOAN_SETTING_USAGE}`;
+      if (!Number.isInteger(productId) || productId < 1 || pairs.length === 0) return fail(print, usage);
+      const named = pairs.find((p) => p.startsWith('name='))?.slice(5).trim();
+      const active = pairs.find((p) => p.startsWith('active='))?.slice(7);
+      if (named !== undefined && (!named || named.length > 80)) return fail(print, usage);
+      if (active !== undefined && active !== 'on' && active !== 'off') return fail(print, usage);
+      const settingPairs = pairs.filter((p) => !p.startsWith('name=') && !p.startsWith('active='));
+      const result = await db.transaction(async (tx) => {
+        const row = (await tx.query<{ org_id: number; settings: LoanProductSettings }>('SELECT org_id, settings FROM loan_products WHERE id = $1 FOR UPDATE', [productId])).rows[0];
+        if (!row) return 'missing' as const;
+        let settings: LoanProductSettings;
+        try {
+          settings = applyLoanSettings(row.settings, settingPairs);
+        } catch (error) {
+          if (error instanceof LoanProductError) return error;
+          throw error;
+        }
+        await tx.query(
+          'UPDATE loan_products SET settings = $2, name = coalesce($3, name), active = coalesce($4, active) WHERE id = $1',
+          [productId, JSON.stringify(settings), named ?? null, active === undefined ? null : active === 'on'],
+        );
+        await audit.recordOperator('operator.loan_product_set', { orgId: row.org_id }, { loan_product_id: productId, ...(named ? { name: named } : {}), ...(active ? { active } : {}), settings: settingPairs }, tx);
+        return 'saved' as const;
+      }).catch((error: unknown) => {
+        if (isUniqueViolation(error)) return 'taken' as const;
+        throw error;
+      });
+      if (result === 'missing') return fail(print, `No loan product ${productId}.`);
+      if (result === 'taken') return fail(print, `Another loan product of the organisation is named "${named}".`);
+      if (result instanceof LoanProductError) return fail(print, `Not a loan product: ${result.message}. ${LOAN_SETTING_USAGE}`);
+      print(`Loan product ${productId} updated; loans already made keep the settings they were made with.`);
       return 0;
     }
     case 'audit': {

@@ -20,13 +20,14 @@ export const ACTIVITY_FILTERS = [
 export const AUDIT_ACTIONS = [
   'auth.otp_request', 'auth.sign_in', 'auth.otp_resend', 'auth.forgot_mpin', 'auth.reset_mpin', 'auth.customer_otp', 'auth.set_mpin',
   'auth.verify_mpin', 'auth.logout', 'session.end', 'session.refused', 'access.refused', 'customer.enrol', 'customer.edit_registration', 'customer.cancel',
-  'emi.pay', 'emi.reverse', 'emi.penalty', 'emi.edit_instalment', 'emi.add_instalment', 'emi.alert', 'device.enrolment_qr',
+  'emi.pay', 'emi.reverse', 'emi.penalty', 'emi.edit_instalment', 'emi.add_instalment', 'emi.waive_penalty', 'emi.foreclose', 'emi.alert', 'device.enrolment_qr',
   'device.enrolment_link', 'device.offline_code', 'device.ouc_code', 'device.bypass_code', 'device.schedule_lock_unlock',
   'device.schedule_cancel', 'device.multiple_lock_unlock', 'device.multiple_lock_unlock.retry', 'apple.sync', 'apple.link',
   'apple.disable_activation_lock', 'amapi.signup', 'operator.access', 'operator.feature', 'operator.device_policy', 'operator.upi',
   'operator.signup_approve', 'operator.signup_reject', 'network.add', 'network.update', 'network.image', 'keys.transfer', 'keys.decide', 'keys.scheme', 'keys.export', 'operator.keys_topup',
   'payments.claim_decide', 'payments.customer_order', 'payments.key_order', 'payments.held_resolved', 'antihacking.issue', 'antihacking.revoke',
   'antihacking.activate', 'antihacking.activated', 'antihacking.activation_refused', 'operator.product', 'operator.plan_add', 'operator.plan_set',
+  'operator.loan_product_add', 'operator.loan_product_set',
   'operator.warranty_rules', 'warranty.sell', 'warranty.revoke', 'warranty.photo', 'warranty.claim', 'warranty.claim_transition', 'antitheft.settings', 'antitheft.renew',
 ] as const;
 const OWN_ACTIONS = new Set<string>(AUDIT_ACTIONS);

@@ -1,12 +1,13 @@
 /**
  * The loan's EMI plan (the spec's emi_details, "add/edit"): the terms it was enrolled with and its
  * totals, then the schedule, where each instalment not fully paid can have its due date and amount
- * changed or a penalty added, and a new instalment can be added.
+ * changed or a penalty added (or, with the penalty_waiver switch, waived), and a new instalment can be
+ * added. From here the loan can be closed early (its receipt opens here) and its statement opened.
  */
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { InstalmentView } from '@kisht/contract/emi';
+import type { InstalmentView, Receipt } from '@kisht/contract/emi';
 import { formatDate } from '@kisht/domain/format';
 import { hasLoan } from '@kisht/domain/plans';
 import { formatRupees } from '@kisht/domain/money';
@@ -18,20 +19,33 @@ import { InstalmentAmountCell, InstalmentHeadCells } from '../../../shared/custo
 import { InstalmentStatusBadge } from '../../../shared/ui/status-badges.tsx';
 import { methodText, rateText, tenureText } from '../../../shared/customers/loan-words.ts';
 import { customerPath } from '../../../shared/routes.ts';
-import { isEditable } from '../hooks/instalment-edit.ts';
+import { useAppSelector } from '../../../shared/state/hooks.ts';
+import { selectUserAccessConfig } from '../../../shared/config/config-api.ts';
+import { isEditable, unpaidPenaltyAtMost } from '../hooks/instalment-edit.ts';
 import { useCustomerEmis } from '../hooks/use-customer-emis.ts';
-import { InstalmentDialog, PenaltyDialog } from './instalment-dialogs.tsx';
+import { InstalmentDialog, PenaltyDialog, WaiveDialog } from './instalment-dialogs.tsx';
+import { ForecloseDialog } from './foreclose-dialog.tsx';
+import { ReceiptDialog } from './receipt-dialog.tsx';
 import './emi.css';
 
-type Editing = { kind: 'edit'; instalment: InstalmentView } | { kind: 'add' } | { kind: 'penalty'; instalment: InstalmentView };
+type Editing =
+  | { kind: 'edit'; instalment: InstalmentView }
+  | { kind: 'add' }
+  | { kind: 'penalty'; instalment: InstalmentView }
+  | { kind: 'waive'; instalment: InstalmentView }
+  | { kind: 'foreclose' }
+  | { kind: 'receipt'; paymentId: number };
 
 export function EmiPlanScreen() {
   const { t } = useTranslation();
   const { customerId, profile, details, instalments, loadFailed, retry } = useCustomerEmis();
   const [editing, setEditing] = useState<Editing | null>(null);
+  // The server refuses a waiver without the switch too (ACCESS_DENIED); this only hides what would be refused.
+  const mayWaive = useAppSelector(selectUserAccessConfig).penalty_waiver === '1';
   if (customerId === null) return <NotFoundScreen />;
   const terms = profile?.loan_terms ?? details?.loan_terms ?? null;
   const close = () => setEditing(null);
+  const showReceipt = (receipt: Receipt) => setEditing({ kind: 'receipt', paymentId: receipt.payment_id });
   return (
     <Page title={t('emiPlan.title')}>
       {profile && !hasLoan(profile) ? (
@@ -123,6 +137,16 @@ export function EmiPlanScreen() {
                             {t('emiEdit.penalty')}
                             <span className="visually-hidden">{` (${t('emi.table.number')} ${i.number})`}</span>
                           </button>
+                          {mayWaive && unpaidPenaltyAtMost(i) > 0 ? (
+                            <button
+                              type="button"
+                              className="button button--secondary button--small"
+                              onClick={() => setEditing({ kind: 'waive', instalment: i })}
+                            >
+                              {t('ledger.waive.button')}
+                              <span className="visually-hidden">{` (${t('emi.table.number')} ${i.number})`}</span>
+                            </button>
+                          ) : null}
                         </div>
                       ) : null}
                     </td>
@@ -131,19 +155,36 @@ export function EmiPlanScreen() {
               </tbody>
             </table>
           </div>
-          <button type="button" className="button button--secondary button--small" onClick={() => setEditing({ kind: 'add' })}>
-            {t('emiEdit.add')}
-          </button>
+          <div className="button-row">
+            <button type="button" className="button button--secondary button--small" onClick={() => setEditing({ kind: 'add' })}>
+              {t('emiEdit.add')}
+            </button>
+            {details.totals.outstanding_paise > 0 ? (
+              <button type="button" className="button button--secondary button--small" aria-haspopup="dialog" onClick={() => setEditing({ kind: 'foreclose' })}>
+                {t('ledger.foreclose.button')}
+              </button>
+            ) : null}
+          </div>
         </section>
       ) : null}
 
-      <Link className="button button--primary button--block" to={customerPath('view_emi_details', customerId)}>
-        {t('customerDetails.viewEmis')}
-      </Link>
+      <div className="stack">
+        {profile && hasLoan(profile) ? (
+          <Link className="button button--secondary button--block" to={customerPath('emi_statement', customerId)}>
+            {t('ledger.statement.title')}
+          </Link>
+        ) : null}
+        <Link className="button button--primary button--block" to={customerPath('view_emi_details', customerId)}>
+          {t('customerDetails.viewEmis')}
+        </Link>
+      </div>
 
       {editing?.kind === 'edit' ? <InstalmentDialog customerId={customerId} instalment={editing.instalment} onClose={close} /> : null}
       {editing?.kind === 'add' ? <InstalmentDialog customerId={customerId} instalment={null} onClose={close} /> : null}
       {editing?.kind === 'penalty' ? <PenaltyDialog customerId={customerId} instalment={editing.instalment} onClose={close} /> : null}
+      {editing?.kind === 'waive' ? <WaiveDialog customerId={customerId} instalment={editing.instalment} onClose={close} /> : null}
+      {editing?.kind === 'foreclose' ? <ForecloseDialog customerId={customerId} onClose={close} onClosed={showReceipt} /> : null}
+      {editing?.kind === 'receipt' ? <ReceiptDialog key={editing.paymentId} paymentId={editing.paymentId} onClose={close} onReversed={showReceipt} /> : null}
     </Page>
   );
 }

@@ -1,5 +1,5 @@
-/** A payment's (or reversal's) receipt: details, Share (or copy) and Reverse with a reason. */
-import { useState, type FormEvent } from 'react';
+/** A payment's (or reversal's) receipt: details, each instalment's share split by part, Share (or copy) and Reverse with a reason. */
+import { Fragment, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Receipt } from '@kisht/contract/emi';
 import { formatDate, formatDateTime } from '@kisht/domain/format';
@@ -11,7 +11,8 @@ import { TextField } from '../../../shared/ui/text-field.tsx';
 import { toastKey } from '../../../shared/ui/toast-store.ts';
 import { PAYMENT_METHOD_LABEL_KEYS } from '../../../shared/labels.ts';
 import { useGetReceiptQuery, useReversePaymentMutation } from '../api/payments-api.ts';
-import { receiptText } from '../hooks/receipt-text.ts';
+import { receiptNote, receiptText } from '../hooks/receipt-text.ts';
+import { partLabels } from '../hooks/ledger-words.ts';
 import './emi.css';
 
 const REASON_MIN = 3;
@@ -134,7 +135,7 @@ export function ReceiptDialog({ paymentId, onClose, onReversed }: { paymentId: n
               [t('receipt.shop'), receipt.retailer.shop_name || receipt.retailer.name],
               [t('receipt.method'), t(PAYMENT_METHOD_LABEL_KEYS[receipt.method as keyof typeof PAYMENT_METHOD_LABEL_KEYS] ?? receipt.method)],
               [t('receipt.reference'), receipt.reference],
-              ...(receipt.note ? ([[t('receipt.note'), receipt.note]] as [string, string][]) : []),
+              ...(receipt.note ? ([[t('receipt.note'), receiptNote(receipt, (key) => t(key))]] as [string, string][]) : []),
             ]}
           />
           <table className="data-table receipt__allocations">
@@ -146,11 +147,22 @@ export function ReceiptDialog({ paymentId, onClose, onReversed }: { paymentId: n
             </thead>
             <tbody>
               {receipt.allocations.map((a) => (
-                <tr key={`${a.instalment_number}-${a.due_date}`}>
-                  <td>{a.instalment_number}</td>
-                  <td>{formatDate(a.due_date)}</td>
-                  <td className="num">{formatRupees(a.amount_paise)}</td>
-                </tr>
+                <Fragment key={`${a.instalment_number}-${a.due_date}`}>
+                  <tr className={a.parts ? 'receipt__split-above' : undefined}>
+                    <td>{a.instalment_number}</td>
+                    <td>{formatDate(a.due_date)}</td>
+                    <td className="num">{formatRupees(a.amount_paise)}</td>
+                  </tr>
+                  {a.parts ? (
+                    // The split under its instalment, across the row: three narrow columns cannot hold it at 320 px.
+                    <tr className="receipt__split">
+                      <td colSpan={3}>
+                        <span className="visually-hidden">{t('ledger.parts.label', { number: a.instalment_number })} </span>
+                        {partLabels(a.parts, (key, vars) => t(key, vars)).join(' · ')}
+                      </td>
+                    </tr>
+                  ) : null}
+                </Fragment>
               ))}
             </tbody>
           </table>

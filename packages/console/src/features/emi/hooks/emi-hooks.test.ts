@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { InstalmentView, Receipt } from '@kisht/contract/emi';
 import { isPayable, payableSelection, toggleAll, toggleId, totalOutstanding } from './instalment-selection.ts';
-import { receiptText } from './receipt-text.ts';
+import { receiptNote, receiptText } from './receipt-text.ts';
 
 const instalment = (id: number, status: InstalmentView['status'], outstanding: number): InstalmentView => ({
   id,
@@ -12,6 +12,7 @@ const instalment = (id: number, status: InstalmentView['status'], outstanding: n
   tax_paise: 0,
   amount_paise: 100_000,
   penalty_paise: 0,
+  unpaid_penalty_paise: 0,
   paid_paise: 100_000 - outstanding,
   outstanding_paise: outstanding,
   status,
@@ -54,8 +55,9 @@ describe('receiptText', () => {
     customer: { id: 1, name: 'Ravi Kumar', mobile: '+919800000001', imei1: '356938035643809', device: 'Samsung A15' },
     retailer: { shop_name: 'Sharma Mobiles', name: 'Rahul Sharma', mobile: '+919876543210' },
     allocations: [
-      { instalment_number: 1, due_date: '2026-06-05', amount_paise: 100_000 },
-      { instalment_number: 2, due_date: '2026-07-05', amount_paise: 100_000 },
+      // A payment recorded before payments were split: no parts.
+      { instalment_number: 1, due_date: '2026-06-05', amount_paise: 100_000, parts: null },
+      { instalment_number: 2, due_date: '2026-07-05', amount_paise: 100_000, parts: { penalty_paise: 0, interest_paise: 12_000, tax_paise: 0, principal_paise: 88_000 } },
     ],
     outstanding_after_paise: 1_000_000,
   };
@@ -72,8 +74,23 @@ describe('receiptText', () => {
       'reference(UTR123)',
       'allocation(1|05-06-2026|₹1,000)',
       'allocation(2|05-07-2026|₹1,000)',
+      'interest(₹120) · principal(₹880)',
       'outstanding(₹10,000)',
     ]);
+  });
+
+  it('splits a share with a penalty and GST into all four parts, in the order they are settled', () => {
+    const parts = { penalty_paise: 5_000, interest_paise: 10_000, tax_paise: 1_800, principal_paise: 83_200 };
+    const text = receiptText({ ...receipt, allocations: [{ instalment_number: 3, due_date: '2026-08-05', amount_paise: 100_000, parts }] }, t, 'UPI');
+    expect(text.split('\n')).toContain('penalty(₹50) · interest(₹100) · tax(₹18) · principal(₹832)');
+  });
+
+  it("says a foreclosure's payment closed the loan early, in words, and keeps a reversal's reason as written", () => {
+    const closed = { ...receipt, note: 'foreclosure', reference: null };
+    expect(receiptNote(closed, t)).toBe('receiptNote()');
+    expect(receiptText(closed, t, 'UPI').split('\n').slice(-2)).toEqual(['receiptNote()', 'outstanding(₹10,000)']);
+    expect(receiptNote({ note: 'Cheque bounced' }, t)).toBe('Cheque bounced');
+    expect(receiptNote({ note: null }, t)).toBeNull();
   });
 
   it('says reversed for a reversal and falls back to the retailer name without a shop', () => {

@@ -1,9 +1,9 @@
 /**
  * The EMI add/edit screen's forms as data: which instalments can change, and the checks and request
- * bodies for editing one (due date, amount), adding one and charging a penalty. Amounts are typed in
- * rupees and sent in paise.
+ * bodies for editing one (due date, amount, why), adding one, charging a penalty and waiving one. Amounts
+ * are typed in rupees and sent in paise.
  */
-import type { AddInstalmentBody, EditInstalmentBody, InstalmentView, PenaltyBody } from '@kisht/contract/emi';
+import type { AddInstalmentBody, EditInstalmentBody, InstalmentView, PenaltyBody, WaiveBody } from '@kisht/contract/emi';
 import { isIsoDate } from '@kisht/domain/calendar';
 import { formatRupees } from '@kisht/domain/money';
 import { parseRupeesToPaise } from '@kisht/domain/money-input';
@@ -30,6 +30,17 @@ export function isEditable(i: InstalmentView): boolean {
 export interface InstalmentDraft {
   dueDate: string;
   amount: string;
+  /** Why the schedule changes: optional, kept with the change when given. */
+  reason: string;
+}
+
+/** A reason that may be left empty; when given it is 3 to 200 characters, like every reason the ledger keeps. */
+function checkReason(text: string, required: boolean): FormError | null {
+  const reason = text.trim();
+  if (!reason) return required ? REQUIRED : null;
+  if (reason.length < REASON_MIN) return { key: 'receipt.reasonTooShort', vars: { count: REASON_MIN } };
+  if (reason.length > REASON_MAX) return { key: 'addCustomer.errors.tooLong', vars: { count: REASON_MAX } };
+  return null;
 }
 
 /** An edited instalment: its changed fields, never below what was already paid; null body fields when unchanged. */
@@ -41,10 +52,13 @@ export function checkInstalmentEdit(customerId: number, i: InstalmentView, d: In
   if (!d.amount.trim()) errors.amount = REQUIRED;
   else if (paise === null || paise <= 0) errors.amount = AMOUNT;
   else if (paise < i.paid_paise) errors.amount = { key: 'emiEdit.belowPaid', vars: { amount: formatRupees(i.paid_paise) } };
+  const reasonError = checkReason(d.reason, false);
+  if (reasonError) errors.reason = reasonError;
   if (Object.keys(errors).length > 0 || paise === null) return { ok: false, errors };
   const body: EditInstalmentBody = { customer_id: customerId, instalment_id: i.id };
   if (d.dueDate !== i.due_date) body.due_date = d.dueDate;
   if (paise !== i.amount_paise) body.amount_paise = paise;
+  if (d.reason.trim()) body.reason = d.reason.trim();
   return { ok: true, body };
 }
 
@@ -55,8 +69,12 @@ export function checkNewInstalment(customerId: number, d: InstalmentDraft): Chec
   const paise = d.amount.trim() ? parseRupeesToPaise(d.amount) : null;
   if (!d.amount.trim()) errors.amount = REQUIRED;
   else if (paise === null || paise <= 0) errors.amount = AMOUNT;
+  const reasonError = checkReason(d.reason, false);
+  if (reasonError) errors.reason = reasonError;
   if (Object.keys(errors).length > 0 || paise === null) return { ok: false, errors };
-  return { ok: true, body: { customer_id: customerId, due_date: d.dueDate, amount_paise: paise } };
+  const body: AddInstalmentBody = { customer_id: customerId, due_date: d.dueDate, amount_paise: paise };
+  if (d.reason.trim()) body.reason = d.reason.trim();
+  return { ok: true, body };
 }
 
 export interface PenaltyDraft {
@@ -70,12 +88,36 @@ export function checkPenalty(customerId: number, i: InstalmentView, d: PenaltyDr
   if (!d.amount.trim()) errors.amount = REQUIRED;
   else if (paise === null || paise <= 0) errors.amount = AMOUNT;
   else if (paise > PENALTY_MAX_PAISE) errors.amount = { key: 'emi.pay.amountTooLarge', vars: { amount: formatRupees(PENALTY_MAX_PAISE) } };
-  const reason = d.reason.trim();
-  if (!reason) errors.reason = REQUIRED;
-  else if (reason.length < REASON_MIN) errors.reason = { key: 'receipt.reasonTooShort', vars: { count: REASON_MIN } };
-  else if (reason.length > REASON_MAX) errors.reason = { key: 'addCustomer.errors.tooLong', vars: { count: REASON_MAX } };
+  const reasonError = checkReason(d.reason, true);
+  if (reasonError) errors.reason = reasonError;
   if (Object.keys(errors).length > 0 || paise === null) return { ok: false, errors };
-  return { ok: true, body: { customer_id: customerId, instalment_id: i.id, amount_paise: paise, reason } };
+  return { ok: true, body: { customer_id: customerId, instalment_id: i.id, amount_paise: paise, reason: d.reason.trim() } };
+}
+
+/** What of an instalment's penalty is still unpaid (the server's figure): the most a waiver can take off. */
+export function unpaidPenaltyAtMost(i: InstalmentView): number {
+  return Math.max(0, i.unpaid_penalty_paise);
+}
+
+export type WaiveDraft = PenaltyDraft;
+
+/**
+ * A waiver: the amount as typed, up to the unpaid penalty, and a 3-200 character reason. An amount left at the
+ * whole unpaid penalty is not sent, so the server waives all of it, whatever part of it was paid meanwhile.
+ */
+export function checkWaiver(customerId: number, i: InstalmentView, d: WaiveDraft): Checked<keyof WaiveDraft, WaiveBody> {
+  const errors: Partial<Record<keyof WaiveDraft, FormError>> = {};
+  const most = unpaidPenaltyAtMost(i);
+  const paise = d.amount.trim() ? parseRupeesToPaise(d.amount) : null;
+  if (!d.amount.trim()) errors.amount = REQUIRED;
+  else if (paise === null || paise <= 0) errors.amount = AMOUNT;
+  else if (paise > most) errors.amount = { key: 'ledger.waive.tooLarge', vars: { amount: formatRupees(most) } };
+  const reasonError = checkReason(d.reason, true);
+  if (reasonError) errors.reason = reasonError;
+  if (Object.keys(errors).length > 0 || paise === null) return { ok: false, errors };
+  const body: WaiveBody = { customer_id: customerId, instalment_id: i.id, reason: d.reason.trim() };
+  if (paise < most) body.amount_paise = paise;
+  return { ok: true, body };
 }
 
 /** Server VALIDATION_FAILED details placed on a form's fields by the request field names. */

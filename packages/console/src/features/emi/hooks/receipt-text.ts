@@ -2,8 +2,18 @@
 import type { Receipt } from '@kisht/contract/emi';
 import { formatDate, formatDateTime } from '@kisht/domain/format';
 import { formatRupees } from '@kisht/domain/money';
+import { partLabels } from './ledger-words.ts';
 
 export type Translate = (key: string, vars?: Record<string, string | number>) => string;
+
+/** The server records a foreclosure's payment with the note `foreclosure`, a code, not words: said in the user's language. */
+const FORECLOSURE_NOTE = 'foreclosure';
+
+/** A receipt's note as shown: a reversal's reason as written, a foreclosure in words; null without one. */
+export function receiptNote(receipt: Pick<Receipt, 'note'>, t: Translate): string | null {
+  if (receipt.note === FORECLOSURE_NOTE) return t('ledger.foreclose.receiptNote');
+  return receipt.note;
+}
 
 export function receiptText(receipt: Receipt, t: Translate, methodLabel: string): string {
   const shop = receipt.retailer.shop_name || receipt.retailer.name;
@@ -17,9 +27,12 @@ export function receiptText(receipt: Receipt, t: Translate, methodLabel: string)
       amount: formatRupees(receipt.amount_paise),
       method: methodLabel,
     }),
-    ...receipt.allocations.map((a) =>
+    // Each instalment, then how its share splits (a payment recorded before payments were split has no split).
+    ...receipt.allocations.flatMap((a) => [
       t('receipt.share.allocation', { number: a.instalment_number, date: formatDate(a.due_date), amount: formatRupees(a.amount_paise) }),
-    ),
+      ...(a.parts ? [partLabels(a.parts, t).join(' · ')] : []),
+    ]),
+    ...(receipt.note === FORECLOSURE_NOTE ? [t('ledger.foreclose.receiptNote')] : []),
     t('receipt.share.outstanding', { amount: formatRupees(receipt.outstanding_after_paise) }),
   ];
   if (receipt.reference) lines.splice(6, 0, t('receipt.share.reference', { reference: receipt.reference }));
