@@ -17,7 +17,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../errors.ts';
 import { translate } from '../../shared/messages.ts';
 import type { RequestAuth } from '../../plugins/route-config.ts';
-import type { AddInstalmentBody, Alert, AlertBody, EditInstalmentBody, EmiDetails, ForecloseBody, ForeclosureQuote, InstalmentChange, InstalmentView, LedgerParts, Outstanding, PayManyBody, PayOneBody, PaymentItem, PenaltyBody, Receipt, ReverseBody, Statement, StatementLine, UpcomingCounts, UpcomingList, UpcomingQuery, WaiveBody } from '@kisht/contract/emi';
+import type { AddInstalmentBody, Alert, AlertBody, EditInstalmentBody, EmiDetails, ForecloseBody, ForeclosureQuote, InstalmentChange, InstalmentView, Outstanding, PayManyBody, PayOneBody, PaymentItem, PenaltyBody, Receipt, ReverseBody, Statement, StatementLine, UpcomingCounts, UpcomingList, UpcomingQuery, WaiveBody } from '@kisht/contract/emi';
 import type { LoanTermsView } from '@kisht/contract/loan-terms';
 import type { CustomersService } from '../customers/customers.service.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
