@@ -59,6 +59,9 @@ export default defineConfig({
       RAZORPAY_KEY_ID: FAKE_KEY_ID,
       RAZORPAY_KEY_SECRET: FAKE_KEY_SECRET,
       RAZORPAY_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
+      // Offers go out whenever a journey runs (the 09:00-21:00 India-time rule has its own server test with a moved clock).
+      ADS_SEND_HOURS: '0-24',
+      ADS_CHECK_SECONDS: '2',
       // A console built elsewhere (`vite build --outDir ...`), so parallel work does not share one dist folder.
       ...(process.env.E2E_CONSOLE_DIST ? { CONSOLE_DIST: process.env.E2E_CONSOLE_DIST } : {}),
     },

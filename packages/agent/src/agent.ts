@@ -17,10 +17,12 @@ import {
 } from '@kisht/protocol/messages';
 import { validateFamilyRules, type AppVerdict } from '@kisht/protocol/family-rules';
 import {
-  activateProtection, checkIn, enrolDevice, HttpError, NetworkDownError, requestPayOrder, sendPaymentClaim, type ClaimAnswer, type PayOrder,
+  activateProtection, checkIn, enrolDevice, fetchOfferImage, HttpError, NetworkDownError, requestPayOrder, sendPaymentClaim, type ClaimAnswer, type OfferImage,
+  type PayOrder,
 } from './device-api.ts';
 import { parseEnrolmentPayload, type EnrolmentTarget } from './enrolment-payload.ts';
-import { initialApps, initialState, type AppsState, type EmiAlert, type Identity, type PhoneState } from './state.ts';
+import { initialApps, initialState, type AppsState, type EmiAlert, type Identity, type OfferNotification, type PhoneState } from './state.ts';
+import { findOffer, lockScreenUp, offerRefusal, readOffer, withOffer } from './offers.ts';
 import { accrue, familyCareView, familyClock, takeDueReports, verdictNow, type FamilyCareView } from './family-care.ts';
 import type { StateStore } from './store.ts';
 
@@ -56,12 +58,15 @@ export interface AgentOptions {
 /** What snapshot() answers: the stored state, plus family care as the screen shows it (null without rules). */
 export type PhoneSnapshot = PhoneState & { familyCare: FamilyCareView | null };
 
-/** `repeated`: a command already carried out came again; its recorded outcome was reported again. */
-export type CommandOutcome = 'done' | 'failed' | 'repeated' | 'forged' | 'old' | 'expired' | 'unknown_version';
+/**
+ * `repeated`: a command already carried out came again; its recorded outcome was reported again. `delivered`: the
+ * command is shown and waits for the customer (an offer), who finishes it later (`done`, source `customer`).
+ */
+export type CommandOutcome = 'done' | 'failed' | 'delivered' | 'repeated' | 'forged' | 'old' | 'expired' | 'unknown_version';
 
 export interface CommandReport {
   outcome: CommandOutcome;
-  source: 'mqtt' | 'check-in';
+  source: 'mqtt' | 'check-in' | 'customer';
   seq?: number;
   type?: string;
   id?: string;
@@ -104,6 +109,9 @@ function protectionProblem(error: unknown): ProtectionProblem {
 
 class CommandFailure extends Error {}
 
+/** What execute() answers for a command the customer finishes later: an offer shown, done once it is opened. */
+const AWAITS_CUSTOMER = Symbol('awaits the customer');
+
 /** The MQTT URL to use: the server's, with a wildcard host replaced, or MQTT over WebSocket on the API host. */
 export function resolveMqttUrl(given: string | undefined, server: string): string {
   const api = new URL(server);
@@ -131,7 +139,7 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
   private familyBlockSeen = '';
   readonly now: () => number;
   /** Counters for fleet summaries. */
-  readonly stats = { commandsDone: 0, commandsFailed: 0, checkIns: 0, connects: 0 };
+  readonly stats = { commandsDone: 0, commandsFailed: 0, checkIns: 0, connects: 0, offersShown: 0, offersOpened: 0 };
 
   constructor(private readonly options: AgentOptions) {
     super();
@@ -442,6 +450,7 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
       const body: CheckInBody = {
         v: 1, locked: s.screen.locked, battery: s.screen.battery, sims: s.screen.sims, app_version: s.screen.appVersion,
         location: s.screen.location, last_seq: s.lastSeq, log: sent, recent: s.outcomes, self_locked: s.selfLocked,
+        offers_opt_out: s.offersOptOut === true, push_token: s.pushToken ?? null,
       };
       let reply: CheckInReply;
       try {
@@ -523,7 +532,13 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     if (typeof message.seq !== 'number' || message.seq <= s.lastSeq) {
       // A command carried out before comes again (the server did not get our report): say again what happened.
       const known = s.outcomes.find((o) => o.id === message.id && o.seq === message.seq);
-      if (!known) return this.report({ ...base, outcome: 'old' });
+      if (!known) {
+        // An offer shown and not opened yet has no outcome: it is not shown again, and `delivered` is all there is to say.
+        const shown = s.offers?.find((o) => o.commandId === message.id && o.seq === message.seq);
+        if (!shown) return this.report({ ...base, outcome: 'old' });
+        this.sendEvent({ kind: 'ack', id: message.id, state: 'delivered' });
+        return this.report({ ...base, outcome: 'repeated' });
+      }
       this.sendEvent({ kind: 'ack', id: known.id, state: known.state, ...(known.result ? { result: known.result } : {}) });
       return this.report({ ...base, outcome: 'repeated' });
     }
@@ -536,7 +551,7 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     if (!Number.isFinite(expires) || expires <= this.now()) return this.report({ ...base, outcome: 'expired' });
     s.lastSeq = message.seq;
     this.sendEvent({ kind: 'ack', id: message.id, state: 'delivered' });
-    let result: CommandResult;
+    let result: CommandResult | typeof AWAITS_CUSTOMER;
     try {
       result = this.execute(message);
     } catch (error) {
@@ -545,6 +560,8 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
       this.sendEvent({ kind: 'ack', id: message.id, state: 'failed', result: { error: reason } });
       return this.report({ ...base, outcome: 'failed', error: reason });
     }
+    // Shown and waiting for the customer: the `delivered` above stands until openOffer() reports `done`.
+    if (result === AWAITS_CUSTOMER) return this.report({ ...base, outcome: 'delivered' });
     this.remember({ id: message.id, seq: message.seq, state: 'done', result });
     this.sendEvent({ kind: 'ack', id: message.id, state: 'done', result });
     this.report({ ...base, outcome: 'done' });
@@ -563,7 +580,7 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     void this.outboxEmpty(10_000).then(then).catch((error: unknown) => this.note(`after command: ${(error as Error).message}`));
   }
 
-  private execute(message: CommandMessage): CommandResult {
+  private execute(message: CommandMessage): CommandResult | typeof AWAITS_CUSTOMER {
     const screen = this.s.screen;
     const payload = (message.payload ?? {}) as Record<string, unknown>;
     const type = message.type;
@@ -623,6 +640,8 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
       }
       case 'family_rules':
         return this.takeFamilyRules(payload);
+      case 'offer':
+        return this.showOffer(message, payload);
       case 'fetch_location':
         if (!screen.location) throw new CommandFailure('location_unavailable');
         return { location: { ...screen.location, at: this.iso() } };
@@ -761,6 +780,75 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     });
   }
 
+  // ---- offers (revision 6) ----
+
+  /**
+   * Puts the shop's offer in the "Offers" channel, unless the lock screen is up (offers are never shown on or over
+   * it) or the customer switched offers off: then it fails with the reason and nothing is shown.
+   */
+  private showOffer(message: CommandMessage, payload: Record<string, unknown>): typeof AWAITS_CUSTOMER {
+    const s = this.s;
+    const offer = readOffer(payload, s.server);
+    if (!offer) throw new CommandFailure('bad_payload');
+    const refusal = offerRefusal(s);
+    if (refusal) throw new CommandFailure(refusal);
+    s.offers = withOffer(s.offers, { ...offer, commandId: message.id, seq: message.seq, shownAt: this.now(), openedAt: null });
+    this.stats.offersShown++;
+    this.save();
+    return AWAITS_CUSTOMER;
+  }
+
+  /**
+   * The customer opens an offer (by campaign id, or by the id of the command that brought it). The first opening
+   * finishes its command: `done` with `{ opened: true }`, recorded like any outcome so a lost report is made again.
+   * Answers the offer, or null when there is no such offer or the lock screen is up.
+   */
+  openOffer(ref: number | string): OfferNotification | null {
+    const s = this.s;
+    if (lockScreenUp(s)) return null;
+    const offer = findOffer(s.offers, ref);
+    if (!offer) return null;
+    if (offer.openedAt === null) {
+      offer.openedAt = this.now();
+      const result = { opened: true };
+      this.remember({ id: offer.commandId, seq: offer.seq, state: 'done', result });
+      this.stats.offersOpened++;
+      this.save();
+      this.sendEvent({ kind: 'ack', id: offer.commandId, state: 'done', result });
+      this.report({ outcome: 'done', source: 'customer', seq: offer.seq, type: 'offer', id: offer.commandId });
+    }
+    return { ...offer };
+  }
+
+  /**
+   * The "Shop offers" switch: off (`optedOut`) stops offers and clears those shown, as switching a notification
+   * channel off does; the server hears of it by an `offers_opt_out` event and every check-in. EMI alerts are
+   * another channel: they always show.
+   */
+  setOffersOptOut(optedOut: boolean): void {
+    const s = this.s;
+    if ((s.offersOptOut === true) === optedOut) return;
+    s.offersOptOut = optedOut;
+    if (optedOut) s.offers = [];
+    this.save();
+    this.sendEvent({ kind: 'offers_opt_out', opted_out: optedOut });
+  }
+
+  /** The phone's push token (Firebase Cloud Messaging), or null for none: the server learns it with the next check-in. */
+  setPushToken(token: string | null): void {
+    this.s.pushToken = token;
+    this.save();
+  }
+
+  /** An offer's picture, fetched from the phone's server with its own credentials; null when there is none to show. */
+  async offerImage(ref: number | string): Promise<OfferImage | null> {
+    if (lockScreenUp(this.s)) return null;
+    const offer = findOffer(this.s.offers, ref);
+    if (!offer?.image) return null;
+    const { server, username, password } = this.customerCall();
+    return fetchOfferImage(server, username, password, offer.image);
+  }
+
   /** The agent removes itself: no more credentials, no more management. */
   private async release(): Promise<void> {
     await this.stop();
@@ -773,6 +861,8 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     // Family care goes with the rest of management: no rules left to enforce, no usage left to report.
     s.family = null;
     delete s.apps;
+    // So do the shop's offers.
+    delete s.offers;
     this.save();
     this.emit('released');
   }

@@ -4,9 +4,11 @@
  *   run --state-file f | --imei1 I
  *   fleet --server URL (--count N | --tokens file.json) [--mobile +91...] [--duration seconds]
  * Common: --state-file path (default ./.device/<imei1>.json), --screen PORT (the virtual phone page),
- * --mqtt URL (instead of the broker URL the server gives), --org NAME (shown on the home screen).
+ * --mqtt URL (instead of the broker URL the server gives), --org NAME (shown on the home screen),
+ * --push-token T (the phone's push token, kept and sent with every check-in).
  * While a phone runs, stdin takes: status, offline, online, code <digits>, sim <slot> <operator> <iccid>,
- * location <lat> <lon>, battery <percent>, dismiss, checkin, reboot, quit; for family care: open <package>, home, usage.
+ * location <lat> <lon>, battery <percent>, dismiss, checkin, reboot, quit; for family care: open <package>, home, usage;
+ * for the shop's offers: offers, offer <campaign id> (open it), offers off, offers on.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -24,12 +26,14 @@ import { startFleet, type FleetToken } from './fleet.ts';
 const USAGE = `usage: npm run device -- <enrol|run|fleet> [options]
   enrol --qr '<payload>' | --qr-file FILE | --token T --server URL
         --imei1 IMEI [--imei2 IMEI] [--serial S] [--sims 1:Jio:8991...,2:Airtel:8991...]
-        [--state-file FILE] [--screen PORT] [--mqtt URL] [--org NAME]
-  run   --state-file FILE | --imei1 IMEI  [--screen PORT] [--mqtt URL] [--org NAME]
+        [--state-file FILE] [--screen PORT] [--mqtt URL] [--org NAME] [--push-token T]
+  run   --state-file FILE | --imei1 IMEI  [--screen PORT] [--mqtt URL] [--org NAME] [--push-token T]
   fleet --server URL (--count N | --tokens FILE.json) [--mobile +91...] [--mqtt URL] [--duration SECONDS] [--concurrency N]
+        [--open-offers]
 stdin while running: status | offline | online | code <digits> | sim <slot> <operator> <iccid> |
   location <lat> <lon> | battery <percent> | dismiss | checkin | reboot | quit |
-  open <package> | home | usage (family care: open an app, go home, report today's usage now)`;
+  open <package> | home | usage (family care: open an app, go home, report today's usage now) |
+  offers | offer <campaign id> | offers off | offers on (the shop's offers: list, open one, switch them off or on)`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -38,7 +42,7 @@ const { values, positionals } = parseArgs({
     imei1: { type: 'string' }, imei2: { type: 'string' }, serial: { type: 'string' }, sims: { type: 'string' },
     'state-file': { type: 'string' }, screen: { type: 'string' }, mqtt: { type: 'string' }, org: { type: 'string' },
     count: { type: 'string' }, tokens: { type: 'string' }, mobile: { type: 'string' }, duration: { type: 'string' },
-    concurrency: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    concurrency: { type: 'string' }, 'push-token': { type: 'string' }, 'open-offers': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
   },
 });
 
@@ -72,6 +76,7 @@ function describe(agent: DeviceAgent): string {
     `sims ${s.screen.sims.map((x) => `${x.slot}:${x.operator ?? ''}:${x.iccid ?? ''}`).join(', ') || 'none'}, battery ${s.screen.battery}%, location ${s.screen.location ? `${s.screen.location.latitude},${s.screen.location.longitude}` : 'none'}`,
     `toggles on: ${Object.entries(s.screen.toggles).filter(([, on]) => on).map(([k]) => k).join(', ') || 'none'}${s.screen.emiAlert ? `; EMI alert: ${s.screen.emiAlert.message}` : ''}${s.offlineWarning ? '; OFFLINE WARNING shown' : ''}`,
     ...(s.familyCare ? [familyLine(s.familyCare)] : []),
+    `offers ${s.offersOptOut ? 'switched off' : `on, ${(s.offers ?? []).length} shown (${(s.offers ?? []).filter((o) => o.openedAt === null).length} not opened)`}`,
   ].join('\n  ');
 }
 
@@ -87,6 +92,7 @@ async function runPhone(agent: DeviceAgent): Promise<void> {
   agent.on('check-in', (r) => say(r.ok ? 'checked in' : `check-in failed: ${r.error}`));
   agent.on('note', (text) => say(text));
   agent.on('released', () => say('released: the agent removed itself (credentials wiped)'));
+  if (values['push-token'] !== undefined) agent.setPushToken(values['push-token'] || null);
   agent.start();
   const screen = values.screen !== undefined
     ? await startScreen(agent, { port: Number(values.screen), ...(values.org ? { org: values.org } : {}) })
@@ -133,8 +139,20 @@ async function runPhone(agent: DeviceAgent): Promise<void> {
         }
         case 'home': agent.closeApp(); return say('home screen');
         case 'usage': return say(`${agent.reportUsage()} usage report(s) queued`);
+        case 'offers': {
+          if (args[0] === 'off' || args[0] === 'on') {
+            agent.setOffersOptOut(args[0] === 'off');
+            return say(`shop offers ${args[0]}`);
+          }
+          const offers = agent.snapshot().offers ?? [];
+          return say(offers.length ? offers.map((o) => `#${o.campaignId} ${o.title}${o.openedAt === null ? '' : ' (opened)'}`).join('; ') : 'no offers');
+        }
+        case 'offer': {
+          const opened = agent.openOffer(Number(args[0]));
+          return say(opened ? `opened offer #${opened.campaignId}: ${opened.title}${opened.link ? ` -> ${opened.link}` : ''}` : 'no such offer to open (or the phone is locked)');
+        }
         case 'quit': case 'exit': return quit();
-        default: return say(`unknown command "${command}"; try status, offline, online, code, sim, location, battery, dismiss, checkin, reboot, open, home, usage, quit`);
+        default: return say(`unknown command "${command}"; try status, offline, online, code, sim, location, battery, dismiss, checkin, reboot, open, home, usage, offers, offer, quit`);
       }
     })().catch((error: unknown) => say(`error: ${(error as Error).message}`));
   });
@@ -177,6 +195,7 @@ async function main(): Promise<void> {
       const fleet = await startFleet({
         server: values.server, ...(tokens ? { tokens } : { count: Number(values.count ?? 1) }), ...mqttOption,
         ...(values.mobile ? { mobile: values.mobile } : {}), ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}),
+        ...(values['open-offers'] ? { openOffers: true } : {}),
         onProgress: say,
       });
       await fleet.waitConnected(60_000);

@@ -1,4 +1,7 @@
-/** The phone's HTTPS calls: enrolment (no credentials); check-in and the lock screen's payment buttons (Basic device credentials). */
+/**
+ * The phone's HTTPS calls: enrolment (no credentials); check-in, the lock screen's payment buttons and an offer's
+ * picture (Basic device credentials).
+ */
 import type { CheckInBody, CheckInReply, Sim } from '@kisht/protocol/messages';
 
 export class NetworkDownError extends Error {
@@ -121,4 +124,42 @@ export interface ActivationAnswer {
 
 export function activateProtection(server: string, body: ActivationBody): Promise<ActivationAnswer> {
   return postJson<ActivationAnswer>(join(server, '/api/antihacking/activate'), body);
+}
+
+/** An offer's picture (revision 6), as the server stores creatives: JPEG or PNG, 5 MB at most. */
+export interface OfferImage {
+  contentType: 'image/jpeg' | 'image/png';
+  bytes: Buffer;
+}
+
+const OFFER_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+
+/**
+ * Fetches an offer's picture from `path` on the phone's own server with its device credentials. The answer must
+ * stay on that server: a redirect elsewhere is not followed, so the credentials never leave it.
+ */
+export async function fetchOfferImage(server: string, username: string, password: string, path: string): Promise<OfferImage> {
+  const url = join(server, path);
+  if (!path.startsWith('/') || new URL(url).origin !== new URL(server).origin) throw new Error(`not a path on the server: ${path}`);
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { authorization: basicAuth(username, password) }, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS) });
+  } catch (error) {
+    throw new Error(`cannot reach ${url}: ${(error as Error).message}`, { cause: error });
+  }
+  if (!res.ok) {
+    const text = await res.text();
+    let code: string | undefined;
+    try {
+      code = (JSON.parse(text) as { code?: string } | null)?.code;
+    } catch {
+      code = undefined;
+    }
+    throw new HttpError(res.status, code, text, retryAfter(res));
+  }
+  const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'image/jpeg' && type !== 'image/png') throw new Error(`the offer's picture is ${type || 'of no type'}, not JPEG or PNG`);
+  const bytes = Buffer.from(await res.arrayBuffer());
+  if (bytes.length > OFFER_IMAGE_MAX_BYTES) throw new Error(`the offer's picture is ${bytes.length} bytes, above ${OFFER_IMAGE_MAX_BYTES}`);
+  return { contentType: type, bytes };
 }

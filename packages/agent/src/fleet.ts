@@ -29,6 +29,11 @@ export interface FleetOptions {
   tickMs?: number;
   /** Each phone's connectCheckInSpreadMs (FLEET_CHECK_IN_SPREAD_MS): a fleet connects at once, as phones do after an outage. */
   connectCheckInSpreadMs?: number;
+  /**
+   * Every phone opens each shop offer as soon as it shows it (a customer who taps every notification), so a
+   * campaign's opened count can be tested at scale. Without it offers stay unopened unless a test opens them.
+   */
+  openOffers?: boolean;
   onProgress?: (line: string) => void;
 }
 
@@ -40,6 +45,9 @@ export interface FleetSummary {
   commandsDone: number;
   commandsFailed: number;
   checkIns: number;
+  /** Offers shown in the phones' "Offers" channels, and opened, since the fleet started. */
+  offersShown: number;
+  offersOpened: number;
   errors: number;
   rssMb: number;
   heapUsedMb: number;
@@ -47,6 +55,10 @@ export interface FleetSummary {
 }
 
 export interface Fleet {
+  /**
+   * The phones, in the order they were enrolled. Tests act as a phone's customer through them, for instance
+   * `agents[i].openOffer(campaignId)` or `agents[i].setOffersOptOut(true)`.
+   */
   agents: DeviceAgent[];
   errors: string[];
   summary(): FleetSummary;
@@ -114,6 +126,11 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       try {
         const agent = await job();
         agent.on('note', () => undefined);
+        if (options.openOffers) {
+          agent.on('command', (report) => {
+            if (report.type === 'offer' && report.outcome === 'delivered' && report.id) agent.openOffer(report.id);
+          });
+        }
         agents.push(agent);
         agent.start();
       } catch (error) {
@@ -143,6 +160,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       commandsDone: sum((a) => a.stats.commandsDone),
       commandsFailed: sum((a) => a.stats.commandsFailed),
       checkIns: sum((a) => a.stats.checkIns),
+      offersShown: sum((a) => a.stats.offersShown),
+      offersOpened: sum((a) => a.stats.offersOpened),
       errors: errors.length,
       rssMb: Math.round(memory.rss / 1048576),
       heapUsedMb: Math.round(memory.heapUsed / 1048576),

@@ -31,6 +31,25 @@ export interface EmiAlert {
   language: string;
 }
 
+/**
+ * An offer from the shop (revision 6) in the phone's "Offers" notification channel, with the command that brought
+ * it: opening it finishes that command (`done` with `{ opened: true }`).
+ */
+export interface OfferNotification {
+  commandId: string;
+  seq: number;
+  campaignId: number;
+  title: string;
+  text: string;
+  /** An https link the offer opens, or null. */
+  link: string | null;
+  /** The picture's path on the phone's own server (fetched with the device credentials), or null. */
+  image: string | null;
+  /** When it was shown, and when the customer opened it (ms); null: not opened yet. */
+  shownAt: number;
+  openedAt: number | null;
+}
+
 /** What the customer sees and what the device policy enforces. */
 export interface PhoneScreen {
   locked: boolean;
@@ -138,6 +157,12 @@ export interface PhoneState {
   family?: FamilyRulesPayload | null;
   /** The child's apps; absent in state saved before family care. */
   apps?: AppsState;
+  /** The "Offers" notification channel (revision 6), newest first (OFFERS_KEPT at most); absent in state saved before offers. */
+  offers?: OfferNotification[];
+  /** The customer switched the shop's offers off; absent: on. EMI alerts are another channel and always show. */
+  offersOptOut?: boolean;
+  /** The phone's push token (Firebase Cloud Messaging), sent with every check-in; absent or null: none. */
+  pushToken?: string | null;
 }
 
 export function initialState(identity: Identity, sims: Sim[] = []): PhoneState {

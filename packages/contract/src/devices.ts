@@ -180,6 +180,8 @@ export const CheckInBody = Type.Object({
     result: Type.Optional(CommandResultSchema),
   }), { maxItems: RECENT_OUTCOMES })),
   self_locked: Type.Optional(Type.Boolean()),
+  offers_opt_out: Type.Optional(Type.Boolean()),
+  push_token: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 4096 }))),
 });
 export const OfflineLogBody = Type.Object({ log: Type.Index(CheckInBody, ['log']) });
 export const CheckInReply = Type.Object({

@@ -20,6 +20,7 @@ export const StreamEvent = Type.Union([
   Type.Object({ type: Type.Literal('network') }, { description: 'you, a member above you or one below you changed: switches, block state, details or key balances' }),
   Type.Object({ type: Type.Literal('antihacking') }, { description: 'an anti-hacking plan you may see was sold, activated on the phone or revoked' }),
   Type.Object({ type: Type.Literal('warranty') }, { description: 'an extended warranty you may see was sold or revoked, or one of its claims moved' }),
+  Type.Object({ type: Type.Literal('campaign') }, { description: 'an offers campaign you may see started, moved on (phones reached, opened) or finished' }),
   Type.Object(
     { type: Type.Literal('payment'), customer_ids: CustomerIds },
     { description: "a gateway order was created or moved (paid, held, expired, failed): the customers it was for; empty for a retailer's key order" },

@@ -5,6 +5,7 @@
 import { Type, type Static } from 'typebox';
 import { Nullable } from './envelope.ts';
 import { Id, Page } from './fields.ts';
+import { LANGUAGES, type Language } from '@kisht/domain/constants';
 
 export const NOTIFICATION_KINDS = [
   'sim_change', 'command_failed', 'command_expired', 'payment_received', 'payment_claim', 'key_request', 'keys_received', 'keys_low',
@@ -54,3 +55,15 @@ export type NotificationReadBody = Static<typeof NotificationReadBody>;
 
 export const NotificationCount = Type.Object({ unread: Type.Integer() });
 export type NotificationCount = Static<typeof NotificationCount>;
+
+/**
+ * The native shell's push token (docs/native-bridge.md), registered by the signed-in console so notifications reach
+ * the phone while the console is closed; `language`: the one the pushes are worded in (the console's).
+ */
+export const PushTokenBody = Type.Object({
+  token: Type.String({ minLength: 1, maxLength: 4096, pattern: '^[\\x21-\\x7e]+$' }),
+  language: Type.Optional(Type.Unsafe<Language>({ type: 'string', enum: [...LANGUAGES] })),
+}, { additionalProperties: false });
+export type PushTokenBody = Static<typeof PushTokenBody>;
+export const PushTokenRemoveBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false });
+export type PushTokenRemoveBody = Static<typeof PushTokenRemoveBody>;

@@ -40,6 +40,8 @@ export interface Data {
   warranty?: LongWarrantySales;
   /** A child's phone on family care alone with rules and a week's usage (see addLongFamilyCare), once it is. */
   familycare?: number;
+  /** An offer with a long Tamil title and message, shown and opened on one phone and skipped on another (see addLongCampaign). */
+  campaign?: number;
 }
 
 /** A warranty in cover (a service contract, Latin buyer) and a cancelled one (insurance, Tamil buyer, a long reason). */
@@ -84,6 +86,8 @@ export const EXAMPLES: Partial<Record<RouteName, (d: Data) => string[]>> = {
   top_up_history: (d) => ['/top-up-history', `/top-up-history?user_id=${d.member}`],
   // The family-care phones (the long-named child's, see addLongFamilyCare) and the enrolment form.
   familycare: () => ['/familycare', '/familycare?enrol=1'],
+  // The new offer form, the offers sent, and one offer's results (a long Tamil offer, see addLongCampaign).
+  send_advertisement: (d) => ['/send-advertisement', '/send-advertisement?tab=sent', ...(d.campaign ? [`/send-advertisement?campaign_id=${d.campaign}`] : [])],
 };
 
 /** Screens reached through sign-in rather than by address: checked on the way in. */
@@ -374,6 +378,42 @@ export async function addLongFamilyCare(server: string, appSecret: string): Prom
     }
     return customer.id;
   } finally {
+    await api.signOut().catch(() => undefined);
+  }
+}
+
+/** An offer near the longest the server takes (65 and 240 characters), in Tamil, with a long link. */
+export const TAMIL_OFFER = {
+  title: 'தீபாவளிச் சிறப்புச் சலுகை: போன்களுக்கு இலவச ஸ்கிரீன்கார்டு 2026',
+  text: 'இந்த வாரம் எந்த ரீசார்ஜ் செய்தாலும் உங்கள் போனுக்கு ஸ்கிரீன் கார்டு இலவசமாகப் பொருத்தித் தருகிறோம். திருச்சிராப்பள்ளி ஸ்ரீரங்கம் கடைக்கு வாருங்கள்; புதிய மாடல்களுக்கு எளிய தவணை வசதியும் உண்டு. சலுகை வெள்ளிக்கிழமை வரை மட்டுமே.',
+  link: 'https://srivenkateswara-mobiles-tiruchirappalli.example/offers/deepavali-2026',
+};
+
+/**
+ * An offer from the retailer with the long Tamil title and message to a phone enrolled for it (which shows it and
+ * whose customer opens it) and to the Latin customer, whose phone never enrolled (skipped: no phone). The demo seed's
+ * keys are kept for the other data: the operator tops one up first.
+ */
+export async function addLongCampaign(server: string, appSecret: string): Promise<number> {
+  await runOperator(server, appSecret, ['keys', `+91${RETAILER}`, '0', '1']);
+  const api = new RetailerApi(server, 'offers');
+  await api.signIn(`+91${RETAILER}`);
+  const imei = randomImei();
+  const agent = new DeviceAgent({ store: new MemoryStore() });
+  try {
+    const customerId = await addLongCustomer(api, TAMIL_NAME, '+919811122211', imei);
+    await agent.enrol(parseEnrolmentPayload(await api.qrPayload(customerId)), { imei1: imei });
+    agent.start();
+    const latin = (await api.request<{ items: Array<{ id: number; first_name: string }> }>('GET', `/api/customer/get_customers_keygen?status=all&search=${encodeURIComponent(LATIN_NAME.first)}`)).items[0];
+    const campaign = await api.request<{ id: number }>('POST', '/api/ads/campaigns', {
+      ...TAMIL_OFFER, audience: { kind: 'picked', customer_ids: [customerId, ...(latin ? [latin.id] : [])] },
+    });
+    for (let i = 0; i < 200 && !agent.snapshot().offers?.some((o) => o.campaignId === campaign.id); i++) await new Promise((r) => setTimeout(r, 100));
+    if (!agent.openOffer(campaign.id)) throw new Error('the phone did not show the offer');
+    if (!(await agent.outboxEmpty(20_000))) throw new Error('the phone could not report the offer opened');
+    return campaign.id;
+  } finally {
+    await agent.stop();
     await api.signOut().catch(() => undefined);
   }
 }

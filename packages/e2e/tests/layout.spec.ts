@@ -20,7 +20,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { ROUTES } from '../../console/src/shared/routes.ts';
-import { addLongAntihackingSales, addLongFamilyCare, addLongWarrantySales, createHeldPayment, createLongData, MPIN, RETAILER, TAMIL_NAME, settle, signedInScreens, trackRequests, navigateInApp, setPaymentGateway, uploadPaymentQr, LANGUAGES, type Data, type Lng } from './console-screens.ts';
+import { addLongAntihackingSales, addLongCampaign, addLongFamilyCare, addLongWarrantySales, createHeldPayment, createLongData, MPIN, RETAILER, TAMIL_NAME, settle, signedInScreens, trackRequests, navigateInApp, setPaymentGateway, uploadPaymentQr, LANGUAGES, TAMIL_OFFER, type Data, type Lng } from './console-screens.ts';
 import { APP_SECRET, BASE_URL, GATEWAY_PORT } from '../playwright.config.ts';
 import { en, latestOtp, passMpin, text } from './fixtures.ts';
 import { randomImei } from '@kisht/agent/retailer-api';
@@ -202,6 +202,8 @@ test.beforeAll(async ({ browser }) => {
   data.warranty = await addLongWarrantySales(BASE_URL, APP_SECRET, data);
   // A child's phone on family care: its rules (long package names, four bedtime windows, a lock) and a week's usage chart.
   data.familycare = await addLongFamilyCare(BASE_URL, APP_SECRET);
+  // An offer with a long Tamil title and message, shown and opened on one phone, skipped on another.
+  data.campaign = await addLongCampaign(BASE_URL, APP_SECRET);
   // A gateway payment held for review (another amount paid than the order's), on the payments screen.
   await createHeldPayment(BASE_URL, APP_SECRET, GATEWAY_PORT, data.latin);
 
@@ -373,6 +375,20 @@ async function checkLanguage(browser: Browser, lng: Lng): Promise<Problem[]> {
   await checker.check('extended_warranty: save certificate image');
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toBeHidden();
+
+  // Offers: the form with the long Tamil title and message and a long link (the phone's preview follows them),
+  // customers to pick from and a time to choose, sent with nobody picked so the error shows.
+  await navigateInApp(page, ROUTES.send_advertisement);
+  await settle(page, loads);
+  await page.getByLabel(say(lng, 'ads.form.title'), { exact: true }).fill(TAMIL_OFFER.title);
+  await page.getByLabel(say(lng, 'ads.form.text'), { exact: true }).fill(TAMIL_OFFER.text);
+  await page.getByLabel(say(lng, 'common.optionalLabel', { label: say(lng, 'ads.form.link') })).fill(TAMIL_OFFER.link);
+  await page.getByRole('radio', { name: say(lng, 'ads.audience.picked') }).check();
+  await page.getByRole('radio', { name: say(lng, 'ads.when.later') }).check();
+  await page.getByRole('button', { name: say(lng, 'ads.form.schedule'), exact: true }).click();
+  await expect(page.getByText(say(lng, 'ads.form.errors.pickSomeone'))).toBeVisible();
+  await settle(page, loads);
+  await checker.check('send_advertisement: a long Tamil offer to pick customers for');
 
   // Enrolment on a loan product: the Tamil 60-character name, a price in the tens of lakhs, the no-cost product's
   // schedule with its Key Fact Statement figures (APR, total cost, GST, discount) under the loan step.

@@ -6,7 +6,28 @@
 import type { DeviceAction } from '@kisht/domain/device-actions';
 
 /** Every command a phone may receive: the spec's device actions plus PIN change, release and ringing a lost phone. */
-export type CommandType = DeviceAction | 'pin_change' | 'unclaim' | 'ring' | 'family_rules';
+export type CommandType = DeviceAction | 'pin_change' | 'unclaim' | 'ring' | 'family_rules' | 'offer';
+
+/**
+ * An offer from the shop (revision 6): shown as a notification in the phone's "Offers" channel, never on or over
+ * the lock screen. The phone acks `delivered` when it is shown and `done` with `{ opened: true }` when the customer
+ * opens it; a phone that is locked, or whose customer opted out, reports `failed` with the reason and shows nothing.
+ */
+export interface OfferPayload {
+  campaign_id: number;
+  title: string;
+  text: string;
+  /** An https link the offer opens, or null. */
+  link: string | null;
+  /** Where the phone fetches the offer's picture (a path on the server, with the device's own credentials), or null. */
+  image: string | null;
+}
+
+/** Why a phone did not show an offer. */
+export const OFFER_REFUSALS = ['locked', 'opted_out'] as const;
+export type OfferRefusal = (typeof OFFER_REFUSALS)[number];
+/** The notification channel offers are shown in; EMI alerts have their own, which an offers opt-out never silences. */
+export const OFFERS_CHANNEL = 'offers';
 
 /** How long `ring` plays the alarm unless the command says otherwise (revision 4). */
 export const RING_SECONDS = 60;
@@ -123,6 +144,7 @@ export type CommandPayload =
   | { pin: string } // pin_change
   | { seconds: number } // ring
   | FamilyRulesPayload // family_rules
+  | OfferPayload // offer
   | Record<string, never>;
 
 export interface CommandMessage {
@@ -156,7 +178,9 @@ export type DeviceEvent =
   | (EventBase & { kind: 'ack'; id: string; state: 'delivered' | 'done' | 'failed'; result?: CommandResult })
   | (EventBase & { kind: 'sim_change'; old: Sim[]; new: Sim[]; location?: Location | null })
   /** Family care (revision 5): the day's usage so far (India date), per app; a later report of the same day replaces it. */
-  | (EventBase & { kind: 'usage'; day: string; apps: AppUsage[] });
+  | (EventBase & { kind: 'usage'; day: string; apps: AppUsage[] })
+  /** Offers (revision 6): the customer switched the shop's offers off (true) or on again (false) on the phone. */
+  | (EventBase & { kind: 'offers_opt_out'; opted_out: boolean });
 
 /** One thing the phone did while it could not reach the server. */
 export interface OfflineLogEntry {
@@ -184,6 +208,10 @@ export interface CheckInBody {
   recent?: CommandOutcomeRecord[];
   /** The lock screen is up because the phone locked itself (offline too long), not because the server asked. */
   self_locked?: boolean;
+  /** Offers (revision 6): whether the customer has switched the shop's offers off on the phone. */
+  offers_opt_out?: boolean;
+  /** The phone's push token (Firebase Cloud Messaging), so the server can wake it; null when it has none. */
+  push_token?: string | null;
 }
 
 /** What the phone recorded of a command it took: the outcome it reports again when the command comes back. */

@@ -88,6 +88,12 @@ import { paymentClaimsRoutes } from './modules/payment-claims/payment-claims.rou
 import { createFileStore } from './modules/documents/file-store.ts';
 import { createDashboardRepository } from './modules/dashboard/dashboard.repository.ts';
 import { createDevicesRepository } from './modules/devices/devices.repository.ts';
+import { createAdsRepository } from './modules/ads/ads.repository.ts';
+import { createNotificationPush } from './modules/notifications/notification-push.ts';
+import { createAdsService } from './modules/ads/ads.service.ts';
+import { adsRoutes } from './modules/ads/ads.routes.ts';
+import { createPushWake } from './modules/ads/push-wake.ts';
+import { pushProviderFromEnv, type PushProvider } from './providers/push/push.ts';
 import { createDevicesService } from './modules/devices/devices.service.ts';
 import { devicesRoutes } from './modules/devices/devices.routes.ts';
 import { commandTopic } from '@kisht/protocol/topics';
@@ -117,6 +123,10 @@ export interface AppDeps {
   sms?: SmsProvider;
   /** The secret keys derive from; server.ts supplies a persisted one in development. */
   secret: string;
+  /** The offers sender's clock (tests move it across the sending hours); the real time otherwise. */
+  adsClock?: () => Date;
+  /** Push provider for waking phones (tests pass a fake FCM adapter); otherwise from the environment. */
+  push?: PushProvider;
 }
 
 /** How often a node looks for phones on a plan alone whose plan has ended (decision 023). */
@@ -162,6 +172,15 @@ export async function buildApp(config: Config, deps: AppDeps) {
   const eventsLog = (message: string, error?: unknown) => app.log.warn({ err: error }, message);
   const bus = config.DATABASE_URL ? createPostgresBus({ connectionString: config.DATABASE_URL, notify: eventsRepository.notify, log: eventsLog }) : createLocalBus();
   const events = createEventHub({ bus, events: eventsRepository, customers: customersRepository, log: eventsLog });
+  // Notifications reach the retailer's phone through the console's native shell too: pushed by the node that wrote
+  // them, when it tells of them (every service is given this notify).
+  const push = deps.push ?? pushProviderFromEnv(config.pushEnv);
+  const notificationPush = createNotificationPush({ db, provider: push, log: (message, error) => app.log.warn({ err: error }, message) });
+  const tellStreams = events.notify;
+  events.notify = (event) => {
+    tellStreams(event);
+    if (event.type === 'notification') notificationPush.arrived(event.user_ids);
+  };
   // Cached sessions follow what ends them on any node: a user's sessions ended, or switches or a block changed
   // (they apply to a whole subtree, so every cached session is read again; keys and details leave them be).
   bus.subscribe((message) => {
@@ -260,7 +279,7 @@ export async function buildApp(config: Config, deps: AppDeps) {
   });
   await app.register(antitheftRoutes, { antitheft: createAntitheftService({ db, visible: (caller, id) => customers.visible(caller, id), licenses: createLicensesRepository(db), notify: events.notify }) });
   await app.register(dashboardRoutes, { dashboard: createDashboardRepository(db), catalogue });
-  await app.register(notificationsRoutes, { notifications: createNotificationsService({ notifications: createNotificationsRepository(db), notify: events.notify }) });
+  await app.register(notificationsRoutes, { notifications: createNotificationsService({ notifications: createNotificationsRepository(db), notify: events.notify }), push: notificationPush });
   const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
   const warn = (message: string, error?: unknown) => app.log.warn({ err: error }, message);
   const devicesRepository = createDevicesRepository(db);
@@ -307,6 +326,15 @@ export async function buildApp(config: Config, deps: AppDeps) {
   // generate_emm_code answers AMAPI customers with the Android Management API's QR.
   devicesService.amapiQr = (caller, customer) => amapi.qrFor(customer);
   broker.allowDevices?.((deviceId, password) => devicesService.checkCredentials(deviceId, password));
+  // Offers to customers' phones (decision 029): a campaign's offers go out as device commands, woken by push where configured.
+  const [adsFrom, adsTo] = config.ADS_SEND_HOURS.split('-').map(Number) as [number, number];
+  const ads = createAdsService({
+    db, ads: createAdsRepository(db), customers, customerRows: customersRepository, devices: devicesRepository, channel: devicesService.channel, files: fileStore,
+    notify: events.notify, sendHours: { from: adsFrom, to: adsTo }, push: createPushWake(push, devicesRepository, warn), ...(deps.adsClock ? { now: deps.adsClock } : {}),
+  });
+  devicesService.channel.onOffersMoved = (ids) => void ads.offersMoved(ids).catch((error: unknown) => warn('offers results not told', error));
+  await app.register(adsRoutes, { ads, authenticateDevice: (header) => devicesService.authenticate(header) });
+  const stopAds = config.ADS_CHECK_SECONDS > 0 ? startRepeating(() => ads.runDue(), config.ADS_CHECK_SECONDS * 1000, (error) => app.log.error({ err: error }, 'offers sender failed')) : () => undefined;
   const policies = createDevicePolicies({ db, devices: devicesRepository, channel: devicesService.channel, lockScreen: devicesService.lockScreen, notify: events.notify });
   let lastPlanReleaseSweep = 0;
   const deviceWork = async () => {
@@ -382,6 +410,7 @@ export async function buildApp(config: Config, deps: AppDeps) {
 
   async function close() {
     stopDues();
+    stopAds();
     stopDeviceWork();
     // Bulk batches being written finish their chunk in flight; the rest goes to the next sweep of any node.
     await devicesService.stop();
@@ -399,6 +428,6 @@ export async function buildApp(config: Config, deps: AppDeps) {
     if (!deps.db) await db.close();
   }
 
-  return { app, db, broker, close, compileSchemas: schemas.compileAll, services: { events, auth, smsQueue, users, signups, sessions, orgs, customers, dues, devices: devicesService, policies, deviceWork, payments } };
+  return { app, db, broker, close, compileSchemas: schemas.compileAll, services: { events, auth, smsQueue, users, signups, sessions, orgs, customers, dues, devices: devicesService, policies, deviceWork, payments, ads, push, notificationPush } };
 }
 export type BuiltApp = Awaited<ReturnType<typeof buildApp>>;

@@ -10,6 +10,9 @@
  *   loan-products <org_id>           the organisation's loan products with their settings
  *   loan-product-add <org_id> "<name>" [setting=value ...]   a loan product, from the standard one
  *   loan-product-set <id> [name=...] [active=on|off] [setting=value ...]   loans already made keep theirs
+ *   announce <org_id|all> "<title>" "<text>" [link]   shown once on load to retailers until dismissed
+ *   announce-off <id>                stop showing an announcement
+ *   offer-caps <org_id> [per_day=N] [per_week=N]   offers per phone per India day and week
  *   audit [--from D] [--to D] [--org N]  the audit log as CSV on stdout (India dates, both included)
  * Uses the server's configuration, from any folder (a relative DATA_DIR is taken from the repository root, like
  * the server does). On PostgreSQL it connects directly; on PGlite, when the server is running it asks the

@@ -1,4 +1,5 @@
 /** Configuration, parsed once at boot from the environment. A bad variable stops the process with the full list. */
+import { pushConfigProblems, type PushEnv } from './providers/push/push.ts';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -123,6 +124,10 @@ const schema = z
     AGENT_APK_URL: z.url().optional(),
     AGENT_APK_CHECKSUM: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be the APK signature SHA-256 in base64url').default(EMPTY_FILE_CHECKSUM),
     DUES_CHECK_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+    // How often each node looks for offers campaigns to send (0: never; tests drive the sender themselves).
+    ADS_CHECK_SECONDS: z.coerce.number().int().min(0).max(3600).default(15),
+    // The India-time hours promotional offers go out in, from-to (21 is not included). Decision 029.
+    ADS_SEND_HOURS: z.string().regex(/^([01]?[0-9]|2[0-3])-([01]?[0-9]|2[0-4])$/).default('9-21'),
     /** How often each node retries due SMS, takes back stuck claims and forgets old messages (0: off; new messages still go out at once). */
     SMS_QUEUE_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
     CONSOLE_DIST: z.string().default(path.join(REPO_ROOT, 'packages', 'console', 'dist')),
@@ -187,6 +192,12 @@ function crossCheck(raw: Record<string, string>): string[] {
     }
   }
   if (raw.SMS_PROVIDER === 'webhook' && !raw.SMS_WEBHOOK_URL) problems.push('SMS_WEBHOOK_URL: is required when SMS_PROVIDER=webhook');
+  if (raw.ADS_SEND_HOURS && /^\d+-\d+$/.test(raw.ADS_SEND_HOURS)) {
+    const [from, to] = raw.ADS_SEND_HOURS.split('-').map(Number) as [number, number];
+    if (from >= to) problems.push('ADS_SEND_HOURS: the first hour must come before the second (for example 9-21)');
+  }
+  // Push (decision 029): the development outbox unless PUSH_PROVIDER=fcm with a complete service account.
+  problems.push(...pushConfigProblems(raw));
   const dep = ['APPLE_DEP_CONSUMER_KEY', 'APPLE_DEP_CONSUMER_SECRET', 'APPLE_DEP_ACCESS_TOKEN', 'APPLE_DEP_ACCESS_SECRET'];
   if (dep.some((k) => raw[k]) && !dep.every((k) => raw[k])) problems.push(`${dep.filter((k) => !raw[k]).join(', ')}: the DEP server token needs all four values`);
   if (Boolean(raw.APPLE_APNS_CERT_FILE) !== Boolean(raw.APPLE_APNS_KEY_FILE)) problems.push('APPLE_APNS_CERT_FILE, APPLE_APNS_KEY_FILE: give both or neither');
@@ -238,6 +249,8 @@ export const DEFAULT_LIMITS: Limits = {
 
 export interface Config extends Omit<Env, 'UPLOAD_DIR'> {
   UPLOAD_DIR: string;
+  /** The push provider's variables as given (PUSH_PROVIDER, FCM_*), read by pushProviderFromEnv (decision 029). */
+  pushEnv: PushEnv;
   /** Where the server's files are (from DATA_DIR). */
   paths: DataPaths;
   seedDemo: boolean;
@@ -274,6 +287,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (demoShop === 'always' && !seedDemo) throw new ConfigError(['DEMO_SHOP: needs the demo retailers (SEED_DEMO)']);
   return {
     ...env, UPLOAD_DIR: env.UPLOAD_DIR ? path.resolve(REPO_ROOT, env.UPLOAD_DIR) : paths.uploads, paths, seedDemo, demoShop,
+    pushEnv: Object.fromEntries(Object.entries(cleaned).filter(([k]) => k === 'PUSH_PROVIDER' || k.startsWith('FCM_'))) as PushEnv,
     demoPhones: demoShop === 'never' ? 0 : env.DEMO_PHONES ?? 5, limits: {
       ...DEFAULT_LIMITS,
       ...(env.OTP_SENDS_PER_MOBILE_PER_HOUR ? { otpSendsPerMobilePerHour: env.OTP_SENDS_PER_MOBILE_PER_HOUR } : {}),

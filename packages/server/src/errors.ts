@@ -33,6 +33,7 @@ const STATUS: Record<ErrorCode, number> = {
   PAYMENT_TOO_LARGE: 400,
   ALREADY_REVERSED: 409,
   QUOTE_CHANGED: 409,
+  CAMPAIGN_FINISHED: 409,
   FEATURE_OFF: 403,
   UNSUPPORTED_FILE: 415,
   /** Starts like a JPEG or PNG but does not decode as one (a disguised or broken file). */

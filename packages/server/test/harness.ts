@@ -13,6 +13,7 @@ import { buildApp, type BuiltApp } from '../src/app.ts';
 import { loadConfig, type Limits } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { seedDemo, DEMO_USERS } from '../src/db/seed.ts';
+import type { PushProvider } from '../src/providers/push/push.ts';
 import type { SmsProvider } from '../src/providers/sms/sms-provider.ts';
 import { inject } from 'vitest';
 import { templateOf, withDatabase } from './global-setup.ts';
@@ -66,6 +67,9 @@ export interface TestAppOptions {
   limits?: Partial<Limits>;
   env?: Record<string, string>;
   sms?: SmsProvider;
+  /** The offers sender's clock (decision 029). */
+  adsClock?: () => Date;
+  push?: PushProvider;
 }
 
 export interface Call {
@@ -81,7 +85,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
   const config = loadConfig(
     {
       APP_ENV: 'test',
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       DATA_DIR: 'memory://',
       MQTT_PORT: '0',
       MQTT_HOST: '127.0.0.1',
@@ -90,6 +94,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
       CONSOLE_DIST: '/nonexistent',
       DUES_CHECK_SECONDS: '0',
       DEVICE_SWEEP_SECONDS: '0',
+      ADS_CHECK_SECONDS: '0',
       ...options.env,
     },
     // Tests change rows behind the server's back (switches, blocks); the session cache, which only bus messages
@@ -97,7 +102,7 @@ export async function startTestApp(options: TestAppOptions = {}) {
     { sessionCacheMs: 0, ...options.limits },
   );
   const secret = randomBytes(32).toString('hex');
-  const built: BuiltApp = await buildApp(config, { db, secret, ...(options.sms ? { sms: options.sms } : {}) });
+  const built: BuiltApp = await buildApp(config, { db, secret, ...(options.sms ? { sms: options.sms } : {}), ...(options.adsClock ? { adsClock: options.adsClock } : {}), ...(options.push ? { push: options.push } : {}) });
   await seedDemo(db);
 
   async function call(method: 'GET' | 'POST', url: string, c: Call = {}): Promise<LightMyRequestResponse> {

@@ -1,13 +1,16 @@
 /**
  * The virtual phone page: one HTML page, its state as JSON, live updates over server-sent events, and the
  * few inputs a customer (or a tester) has: a code, "Pay now" and "I paid" on the lock screen, the network, a SIM
- * swap, dismissing an alert, a reboot, and a child opening and closing apps under family care.
+ * swap, dismissing an alert, a reboot, a child opening and closing apps under family care, and opening the shop's
+ * offers or switching them off. An offer's picture is fetched by the agent with the phone's credentials and passed
+ * on, so the page never holds them.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { CodeResult, DeviceAgent, ProtectionProblem } from '../agent.ts';
-import { HttpError, NetworkDownError } from '../device-api.ts';
+import { HttpError, NetworkDownError, type OfferImage } from '../device-api.ts';
+import { lockScreenUp } from '../offers.ts';
 import { buildView, NO_PAYMENT, type PaymentPanel, type PaymentProblem } from './view.ts';
 import { phoneStrings } from './i18n.ts';
 
@@ -181,6 +184,36 @@ export async function startScreen(agent: DeviceAgent, options: ScreenOptions = {
       case 'POST /close-app':
         agent.closeApp();
         return send(res, 200, { ok: true });
+      case 'POST /open-offer': {
+        // The customer taps an offer: the first tap reports it opened.
+        const body = await readBody(req);
+        const campaignId = Number(body.campaign_id);
+        if (!Number.isSafeInteger(campaignId) || campaignId < 1) return send(res, 400, { error: 'campaign_id must be a positive integer' });
+        if (agent.enrolled && lockScreenUp(agent.snapshot())) return send(res, 409, { error: 'locked' });
+        const offer = agent.openOffer(campaignId);
+        return offer ? send(res, 200, offer) : send(res, 404, { error: 'no such offer' });
+      }
+      case 'POST /offers': {
+        // The "Shop offers" switch: on shows the shop's offers, off opts out of them.
+        const body = await readBody(req);
+        if (typeof body.on !== 'boolean') return send(res, 400, { error: 'on must be true or false' });
+        agent.setOffersOptOut(!body.on);
+        return send(res, 200, { opted_out: !body.on });
+      }
+      case 'GET /offer-image': {
+        const campaignId = Number(url.searchParams.get('campaign_id'));
+        if (!Number.isSafeInteger(campaignId) || campaignId < 1) return send(res, 400, { error: 'campaign_id must be a positive integer' });
+        let image: OfferImage | null;
+        try {
+          image = await agent.offerImage(campaignId);
+        } catch (error) {
+          return send(res, error instanceof NetworkDownError ? 503 : 502, { error: 'the picture could not be fetched' });
+        }
+        if (!image) return send(res, 404, { error: 'no such picture' });
+        res.writeHead(200, { 'content-type': image.contentType, 'content-length': image.bytes.length, 'cache-control': 'private, max-age=3600' });
+        res.end(image.bytes);
+        return;
+      }
       case 'POST /dismiss-alert':
         agent.dismissAlert();
         return send(res, 200, { ok: true });

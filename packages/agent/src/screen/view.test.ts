@@ -63,3 +63,44 @@ describe('when a family-care block ends, as the child reads it', () => {
     expect(untilText(at('18:00') + 86_400_000, at('17:00'))).toBe('27-11-2026 06:00 PM');
   });
 });
+
+describe('the Offers channel on the screen', () => {
+  const offer = { commandId: 'c-1', seq: 3, campaignId: 12, title: 'Diwali sale', text: 'Half price', link: 'https://shop.example/d', image: '/api/device/offer_image?campaign_id=12', shownAt: 0, openedAt: null };
+  function phoneWith(change: (state: ReturnType<typeof initialState>) => void): DeviceAgent {
+    const state = initialState({ imei1: '356938035643809' });
+    state.status = 'enrolled';
+    state.offers = [offer, { ...offer, commandId: 'c-0', seq: 2, campaignId: 11, title: 'Earlier', image: null, openedAt: 5 }];
+    change(state);
+    return { snapshot: () => structuredClone(state), now: () => 0, isOnline: true, isConnected: true } as unknown as DeviceAgent;
+  }
+
+  it('lists the offers newest first, the picture through the screen server, opened ones marked', async () => {
+    const view = await buildView(phoneWith(() => undefined), undefined, null);
+    expect(view.offers).toEqual({
+      optedOut: false,
+      items: [
+        { commandId: 'c-1', campaignId: 12, title: 'Diwali sale', text: 'Half price', link: 'https://shop.example/d', image: '/offer-image?campaign_id=12', opened: false },
+        { commandId: 'c-0', campaignId: 11, title: 'Earlier', text: 'Half price', link: 'https://shop.example/d', image: null, opened: true },
+      ],
+    });
+  });
+
+  it('lists none on or over the lock screen, lost mode or a self-lock', async () => {
+    for (const change of [
+      (s: ReturnType<typeof initialState>) => { s.screen.locked = true; },
+      (s: ReturnType<typeof initialState>) => { s.screen.lostMode = { on: true, message: null, phone: null }; },
+      (s: ReturnType<typeof initialState>) => { s.selfLocked = true; },
+    ]) {
+      expect((await buildView(phoneWith(change), undefined, null)).offers).toEqual({ optedOut: false, items: [] });
+    }
+  });
+
+  it('lists none once the customer switched shop offers off, and the EMI alert still shows', async () => {
+    const view = await buildView(phoneWith((s) => {
+      s.offersOptOut = true;
+      s.screen.emiAlert = { message: 'Your EMI is due', amount_due: 150_000, due_date: '2026-12-05', upi: null, language: 'en' };
+    }), undefined, null);
+    expect(view.offers).toEqual({ optedOut: true, items: [] });
+    expect(view.emiAlert).toMatchObject({ message: 'Your EMI is due', amountDue: formatRupees(150_000) });
+  });
+});

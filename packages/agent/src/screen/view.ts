@@ -7,6 +7,8 @@ import type { CodeResult, DeviceAgent, ProtectionProblem } from '../agent.ts';
 import { formatActivationCode } from '@kisht/domain/activation-code';
 import type { PayOrder } from '../device-api.ts';
 import type { FamilyCareView } from '../family-care.ts';
+import { lockScreenUp } from '../offers.ts';
+import type { PhoneState } from '../state.ts';
 
 /** Why a payment button could not do its work, as the phone words it (phone.pay.problem.<reason>; nothingDue: phone.lock.nothingDue). */
 export type PaymentProblem = 'offline' | 'unavailable' | 'nothingDue' | 'tooSoon' | 'badReference' | 'failed';
@@ -49,6 +51,18 @@ export interface FamilyScreen {
   usage: Array<{ app: string; minutes: number }>;
   /** The pretend apps, and whether each would open now. */
   apps: Array<{ app: string; key: string; opens: boolean }>;
+}
+
+/** An offer in the "Offers" channel as the screen shows it; the picture comes through the screen server (offer-image). */
+export interface OfferItem {
+  commandId: string;
+  campaignId: number;
+  title: string;
+  text: string;
+  link: string | null;
+  /** Where the page loads the picture from, or null when the offer has none. */
+  image: string | null;
+  opened: boolean;
 }
 
 export interface PhoneView {
@@ -94,6 +108,24 @@ export interface PhoneView {
   };
   /** The child's view: null when no parent has sent rules. */
   family: FamilyScreen | null;
+  /**
+   * The shop's offers, newest first, and the "Shop offers" switch (off: `optedOut`). No offer is listed while the
+   * lock screen or lost mode is up: offers never show on or over it.
+   */
+  offers: { optedOut: boolean; items: OfferItem[] };
+}
+
+/** The "Offers" channel as the screen shows it now. */
+export function offersView(state: PhoneState): PhoneView['offers'] {
+  const optedOut = state.offersOptOut === true;
+  if (optedOut || lockScreenUp(state)) return { optedOut, items: [] };
+  return {
+    optedOut,
+    items: (state.offers ?? []).map((o) => ({
+      commandId: o.commandId, campaignId: o.campaignId, title: o.title, text: o.text, link: o.link,
+      image: o.image ? `/offer-image?campaign_id=${o.campaignId}` : null, opened: o.openedAt !== null,
+    })),
+  };
 }
 
 /**
@@ -198,5 +230,6 @@ export async function buildView(
       return { state, planName: p.planName, expiresOn: formatDate(p.expiresAt), code: formatActivationCode(p.code), problem: protectionProblem };
     })(),
     family: familyScreen(agent, s.familyCare),
+    offers: offersView(s),
   };
 }

@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router/dom';
 import { startDeviceDetailsBridge } from '../shared/device-details.ts';
+import { startPushBridge } from '../shared/push-bridge.ts';
 import { initI18n } from '../shared/i18n/i18n.ts';
 import { setSessionInvalidHandler } from '../shared/auth/session-invalid.ts';
 import { sessionLocked } from '../shared/state/session-slice.ts';
@@ -19,6 +20,7 @@ import '../shared/ui/styles/dialogs.css';
 import '../shared/ui/styles/tables.css';
 
 startDeviceDetailsBridge();
+startPushBridge();
 // The dictionary was asked for by index.html beside the scripts, so it is usually here by now. Waiting for it
 // (briefly) lets React render the first screen once, with its words, instead of the splash and then the screen:
 // on a slow phone's CPU that is a whole render less before the first screen shows. index.html's splash covers

@@ -204,6 +204,14 @@ export function createAppRouter(store: AppStore) {
               }),
             },
             {
+              path: ROUTES.send_advertisement,
+              // Its own placeholders: an open offer's progress is read again as each phone answers, without a spinner over it.
+              handle: handle('send_advertisement', 'skeleton'),
+              lazy: async () => ({
+                Component: (await import('../features/ads/components/send-advertisement-screen.tsx')).SendAdvertisementScreen,
+              }),
+            },
+            {
               path: ROUTES.anti_theft,
               handle: handle('anti_theft', 'skeleton'),
               // The anti-theft phones with "Enrol a phone" (app/antitheft-route.tsx composes the features).

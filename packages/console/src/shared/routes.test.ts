@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { antihackingPath, customerListPath, warrantyPath, customerNavigatePath, customerPath, emmQrPath, parseCustomerId, receiptPath, ROUTES, safeNextPath } from './routes.ts';
+import { advertisementPath, antihackingPath, customerListPath, warrantyPath, customerNavigatePath, customerPath, emmQrPath, parseCustomerId, receiptPath, ROUTES, safeNextPath } from './routes.ts';
 
 describe('routes', () => {
   it('uses the specification route names', () => {
@@ -38,6 +38,12 @@ describe('customer addresses', () => {
     expect(warrantyPath({ saleId: 7, customerId: 12 })).toBe('/extended-warranty?sale_id=7');
     expect(antihackingPath({ appType: 12, productId: 40 })).toBe('/antihacking?app_type=12&product_id=40');
     expect(antihackingPath({ appType: 8, planId: 3, productId: 9 })).toBe('/antihacking?app_type=8&plan_id=3&product_id=9');
+  });
+
+  it('opens the offers screen on its form, the offers sent, or one offer', () => {
+    expect(advertisementPath()).toBe('/send-advertisement');
+    expect(advertisementPath({ tab: 'sent' })).toBe('/send-advertisement?tab=sent');
+    expect(advertisementPath({ tab: 'sent', campaignId: 12 })).toBe('/send-advertisement?campaign_id=12');
   });
 
   it("opens a receipt by its number on the customer's EMI screen", () => {

@@ -43,7 +43,6 @@ export const ROUTES = {
   payment_gateway: '/payment-gateway',
   antihacking: '/antihacking',
   extended_warranty: '/extended-warranty',
-  // Not registered yet (their screens come with later issues).
   send_advertisement: '/send-advertisement',
   anti_theft: '/anti-theft',
   familycare: '/familycare',
@@ -101,6 +100,15 @@ export function warrantyPath(query: { customerId?: number; saleId?: number } = {
   if (query.saleId !== undefined) return `${ROUTES.extended_warranty}?sale_id=${encodeURIComponent(String(query.saleId))}`;
   if (query.customerId !== undefined) return `${ROUTES.extended_warranty}?customer_id=${encodeURIComponent(String(query.customerId))}`;
   return ROUTES.extended_warranty;
+}
+
+/** The offers screen's parts: the new offer form, the offers sent (`tab=sent`), or one offer's results (campaign_id). */
+export const ADVERTISEMENT_TABS = ['new', 'sent'] as const;
+export type AdvertisementTab = (typeof ADVERTISEMENT_TABS)[number];
+
+export function advertisementPath(query: { tab?: AdvertisementTab; campaignId?: number } = {}): string {
+  if (query.campaignId !== undefined) return `${ROUTES.send_advertisement}?campaign_id=${encodeURIComponent(String(query.campaignId))}`;
+  return query.tab === 'sent' ? `${ROUTES.send_advertisement}?tab=sent` : ROUTES.send_advertisement;
 }
 
 /** A customer's EMI screen with one payment's receipt open, named by its receipt number (a gateway order or a confirmed claim knows only that). */

@@ -47,6 +47,7 @@ export const TAG_TYPES = [
   'Antitheft',
   'FamilyCare',
   'Notifications',
+  'Campaign',
 ] as const;
 export type ApiTagType = (typeof TAG_TYPES)[number];
 

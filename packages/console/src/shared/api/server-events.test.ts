@@ -58,6 +58,10 @@ describe('tagsForEvent', () => {
     expect(tagsForEvent({ type: 'notification' })).toEqual(['Notifications']);
   });
 
+  it('an offers campaign moving (phones reached, offers opened, finished) refreshes the campaign screens', () => {
+    expect(tagsForEvent({ type: 'campaign' })).toEqual(['Campaign']);
+  });
+
   it('after a gap every kind of tag an event names is read again', () => {
     const named = new Set(
       [
@@ -65,7 +69,7 @@ describe('tagsForEvent', () => {
         tagsForEvent({ type: 'emi', customer_ids: [1] }), tagsForEvent({ type: 'sim_change', customer_ids: [1] }), tagsForEvent({ type: 'batch', id: 'x' }), tagsForEvent({ type: 'dues' }),
         tagsForEvent({ type: 'network' }), tagsForEvent({ type: 'payment', customer_ids: [1] }), tagsForEvent({ type: 'payment_claim', customer_ids: [1] }),
         tagsForEvent({ type: 'antihacking' }), tagsForEvent({ type: 'warranty' }), tagsForEvent({ type: 'family_usage', customer_ids: [1] }),
-        tagsForEvent({ type: 'notification' }),
+        tagsForEvent({ type: 'notification' }), tagsForEvent({ type: 'campaign' }),
       ].flat().map((tag) => (typeof tag === 'string' ? tag : tag.type)),
     );
     for (const type of named) expect(TAGS_AFTER_GAP).toContain(type);

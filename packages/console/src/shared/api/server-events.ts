@@ -66,6 +66,9 @@ export function tagsForEvent(event: StreamEvent): CacheTag[] {
     case 'notification':
       // One arrived, or yours were read on another device: the bell's count and an open list.
       return ['Notifications'];
+    case 'campaign':
+      // An offers campaign started, phones answered or opened its offer, or it finished: its progress, results and phones.
+      return ['Campaign'];
     default:
       return [];
   }
@@ -75,7 +78,7 @@ export function tagsForEvent(event: StreamEvent): CacheTag[] {
 export const TAGS_AFTER_GAP: CacheTag[] = [
   'Customer', 'CustomerList', 'Emi', 'Payments', 'Upcoming', 'Dashboard', 'Outstanding', 'Device', 'DeviceSchedule', 'SimChanges', 'Batch',
   'Access', 'Network', 'KeyHistory', 'Balance', 'PaymentOrders', 'PaymentClaims', 'Antihacking', 'Warranty', 'Antitheft', 'FamilyCare',
-  'Notifications',
+  'Notifications', 'Campaign',
 ];
 
 export interface SseMessage {

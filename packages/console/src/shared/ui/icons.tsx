@@ -100,3 +100,9 @@ export const WarrantyIcon = () => (
     <path {...stroke} d="M9 18.5h3M14 12.5l2.5 2.5 4.5-5" />
   </Icon>
 );
+/** A loudspeaker: offers sent to customers' phones. */
+export const MegaphoneIcon = () => (
+  <Icon>
+    <path {...stroke} d="M3 10v4a1 1 0 0 0 1 1h2l7 4V5L6 9H4a1 1 0 0 0-1 1zM7 15l1.5 5h2.5l-1-4.5M17 9a4 4 0 0 1 0 6M20 6a8 8 0 0 1 0 12" />
+  </Icon>
+);

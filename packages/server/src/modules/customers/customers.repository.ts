@@ -290,7 +290,7 @@ export function createCustomersRepository(db: Queryable) {
         [id],
       );
       if (used.rows[0]!.used) return 'started';
-      for (const table of ['customer_events', 'emi_alerts', 'enrolment_tokens', 'device_commands', 'device_offline_log', 'sim_changes', 'antitheft_settings', 'family_rules', 'family_usage', 'notifications', 'device_schedules', 'instalment_changes', 'emi_instalments', 'customer_imeis']) {
+      for (const table of ['customer_events', 'emi_alerts', 'enrolment_tokens', 'device_commands', 'device_offline_log', 'sim_changes', 'antitheft_settings', 'family_rules', 'family_usage', 'notifications', 'device_schedules', 'ad_targets', 'instalment_changes', 'emi_instalments', 'customer_imeis']) {
         await q.query(`DELETE FROM ${table} WHERE customer_id = $1`, [id]);
       }
       await q.query('DELETE FROM customers WHERE id = $1', [id]);

@@ -115,6 +115,8 @@ export function createCommandChannel(deps: {
     const settled = rows.filter((r) => r.state === 'done' && (r.type === 'lock' || r.type === 'unlock' || RELEASING.has(r.type)));
     if (settled.length > 0) deps.notify({ type: 'customer', customer_ids: [...new Set(settled.map((r) => r.customer_id))] });
     for (const batch of new Set(rows.flatMap((r) => (r.batch_id ? [r.batch_id] : [])))) deps.notify({ type: 'batch', id: batch });
+    const offers = rows.filter((r) => r.type === 'offer').map((r) => r.id);
+    if (offers.length > 0) channel.onOffersMoved(offers);
   }
 
   /**
@@ -417,6 +419,15 @@ export function createCommandChannel(deps: {
       const taken = await channel.onSimChange(device, event.old ?? [], event.new, event.location ?? null, event.at, (tx) => devices.takeEventNumber(device.id, event.n, tx));
       return { outcome: Promise.resolve(taken ? 'taken' : 'ignored') };
     }
+    if (event.kind === 'offers_opt_out' && typeof event.opted_out === 'boolean') {
+      await queuedAck.get(device.id)?.catch(() => undefined);
+      const taken = await db.transaction(async (tx) => {
+        if (!(await devices.takeEventNumber(device.id, event.n, tx))) return false;
+        await devices.setOffers(device.id, { optedOut: event.opted_out }, tx);
+        return true;
+      });
+      return { outcome: Promise.resolve(taken ? 'taken' : 'ignored') };
+    }
     if (event.kind === 'usage') {
       const usage = usageReport(event, todayInIndia());
       if (!usage) return { outcome: Promise.resolve('ignored') };
@@ -519,6 +530,8 @@ export function createCommandChannel(deps: {
 
     /** Set by the devices service: what a SIM change means (record it, maybe lock). */
     onSimChange: async (_device: DeviceRow, _old: Sim[], _new: Sim[], _location: unknown, _at: string, _take: (tx: Queryable) => Promise<boolean>): Promise<boolean> => false,
+    /** Set by the offers service: offer commands moved (shown, opened, refused, expired), so their campaigns' screens refresh. */
+    onOffersMoved: (_commandIds: string[]): void => undefined,
     /** Set by family care: records a day's usage report in the transaction that took its number. */
     onUsage: async (_device: DeviceRow, _day: string, _apps: AppUsage[], _tx: Queryable): Promise<void> => undefined,
 
@@ -530,6 +543,10 @@ export function createCommandChannel(deps: {
      * transaction, and one that brings a new battery level or location writes it in one statement too.
      */
     async checkIn(device: DeviceRow, body: CheckInBody): Promise<CheckInReply> {
+      // Offers: the customer's choice and the push token, written only when they differ from what is stored.
+      const optedOut = body.offers_opt_out !== undefined && body.offers_opt_out !== device.offers_opt_out ? body.offers_opt_out : undefined;
+      const pushToken = body.push_token !== undefined && body.push_token !== device.push_token ? body.push_token : undefined;
+      if (optedOut !== undefined || pushToken !== undefined) await devices.setOffers(device.id, { ...(optedOut !== undefined ? { optedOut } : {}), ...(pushToken !== undefined ? { pushToken } : {}) });
       const reported: Record<string, unknown> = { locked: body.locked };
       for (const key of ['battery', 'app_version', 'sims', 'location'] as const) if (body[key] !== undefined && body[key] !== null) reported[key] = body[key];
       // Outcomes the phone recorded: a report lost on its way (a server or broker that went down) is taken here.

@@ -40,6 +40,9 @@ export interface DeviceRow {
   channel: 'mqtt' | 'apple';
   last_check_in_at: Date | null;
   created_at: Date;
+  /** Offers (migration 038): the customer switched the shop's offers off on the phone; the phone's push token. */
+  offers_opt_out: boolean;
+  push_token: string | null;
 }
 
 /** What a check-in reads before it decides whether anything needs writing (see checkInState). */
@@ -57,7 +60,7 @@ export interface CheckInState {
 const COMMAND_COLUMNS = `id, device_id, customer_id, account_id, seq, type, payload, state, result, origin, batch_id, created_at, sent_at,
   delivered_at, finished_at, expires_at`;
 const DEVICE_COLUMNS = `id, customer_id, org_id, account_id, offline_secret, imei1, imei2, serial_number, sims, reported, last_event_n,
-  last_log_n, code_counters, want_location, channel, last_check_in_at, created_at`;
+  last_log_n, code_counters, want_location, channel, last_check_in_at, created_at, offers_opt_out, push_token`;
 const ORDER = "ARRAY['queued','sent','delivered','done','failed']";
 /** Republishes of an unconfirmed command made whether or not the phone was seen since (see unconfirmed()). */
 export const MAX_BLIND_REPUBLISHES = 8;
@@ -107,6 +110,13 @@ export function createDevicesRepository(db: Queryable) {
     },
     async activeDevice(customerId: number, q: Queryable = db): Promise<DeviceRow | undefined> {
       return (await q.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM devices WHERE customer_id = $1 AND active`, [customerId])).rows[0];
+    },
+    /** Offers (migration 038): the customer's opt-out and the phone's push token (null: it has none any more). */
+    async setOffers(deviceId: string, change: { optedOut?: boolean; pushToken?: string | null }, q: Queryable = db): Promise<void> {
+      await q.query(
+        'UPDATE devices SET offers_opt_out = coalesce($2, offers_opt_out), push_token = CASE WHEN $3 THEN $4 ELSE push_token END WHERE id = $1',
+        [deviceId, change.optedOut ?? null, change.pushToken !== undefined, change.pushToken ?? null],
+      );
     },
     async activeDevices(customerIds: number[], q: Queryable = db): Promise<DeviceRow[]> {
       return (await q.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM devices WHERE customer_id = ANY($1::int[]) AND active`, [customerIds])).rows;
@@ -263,6 +273,8 @@ export function createDevicesRepository(db: Queryable) {
       return (await db.query<CommandRow>(
         `SELECT ${COMMAND_COLUMNS.split(/,\s*/).map((c) => `c.${c}`).join(', ')} FROM device_commands c JOIN devices d ON d.id = c.device_id AND d.active AND d.channel <> 'apple'
           WHERE c.state IN ('sent', 'delivered') AND c.expires_at > now() AND coalesce(c.last_sent_at, c.sent_at) < now() - make_interval(secs => $1 * power(2, least(c.republish_count, 6)))
+            -- A shown offer waits for the customer to open it, maybe never: the phone has it, nothing to send again.
+            AND NOT (c.type = 'offer' AND c.state = 'delivered')
             AND (c.republish_count < $3 OR d.last_check_in_at > c.last_sent_at)
           ORDER BY c.device_id, c.seq LIMIT $2`,
         [olderThanSeconds, limit, MAX_BLIND_REPUBLISHES],
@@ -275,8 +287,10 @@ export function createDevicesRepository(db: Queryable) {
 
     async expire(q: Queryable = db): Promise<CommandRow[]> {
       return (await q.query<CommandRow>(
+        // A shown offer is not expired: it stays shown, and may still be opened (decision 029).
         `UPDATE device_commands SET state = 'expired', finished_at = now()
-          WHERE state IN ('queued', 'sent', 'delivered') AND expires_at <= now() RETURNING ${COMMAND_COLUMNS}`,
+          WHERE state IN ('queued', 'sent', 'delivered') AND expires_at <= now() AND NOT (type = 'offer' AND state = 'delivered')
+          RETURNING ${COMMAND_COLUMNS}`,
       )).rows;
     },
 

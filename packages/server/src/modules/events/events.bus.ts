@@ -25,6 +25,8 @@ export type ChangeEvent =
   | { type: 'antihacking'; account_id: number; retailer_id: number }
   /** An extended warranty was sold or revoked, or one of its claims moved: the sessions that list that seller's sales. */
   | { type: 'warranty'; account_id: number; retailer_id: number }
+  /** An offers campaign moved: the sessions that list that creator's campaigns (a mini-retailer only its own). */
+  | { type: 'campaign'; account_id: number; retailer_id: number }
   /** Notifications arrived for these members, or one of them read theirs: their own sessions only. */
   | { type: 'notification'; user_ids: number[] };
 

@@ -136,6 +136,16 @@ export function createEventHub(options: EventHubOptions) {
       }
     }
 
+    // Offers campaigns: the same rule as anti-hacking sales, by the campaign's creator.
+    const campaigns = changes.flatMap((c) => (c.type === 'campaign' ? [c] : []));
+    if (campaigns.length > 0) {
+      for (const stream of streams) {
+        const { caller } = stream;
+        const own = caller.userType === 'miniretailer' ? caller.userId : null;
+        if (campaigns.some((s) => caller.accountId === s.account_id && (own === null || own === s.retailer_id))) add(stream, { type: 'campaign' });
+      }
+    }
+
     // Extended warranty sales and their claims: the same rule as anti-hacking sales.
     const warranties = changes.flatMap((c) => (c.type === 'warranty' ? [c] : []));
     if (warranties.length > 0) {

@@ -21,7 +21,7 @@ import { createDuesService } from '../dues/dues.service.ts';
 import { createAuditRepository } from '../audit/audit.repository.ts';
 import { createAuditService } from '../audit/audit.service.ts';
 
-export const OPERATOR_USAGE = 'commands: signups | approve <id> | reject <id> | access <mobile> key=0|1 ... | feature <org_id> <switch> on|off | dues [<org_id>] [YYYY-MM-DD] | device-policy <org_id> [offline_lock_days=N] [lock_on_sim_change=on|off] [auto_lock_days_overdue=N] [auto_unlock_when_paid=on|off] | keys <mobile> <product_type> <quantity> [transfer id] | upi <mobile> <vpa>|none | plans <org_id> | product <org_id> <product_type> <name...> | plan-add <org_id> <product_type> <validity_days> <price_rupees> <name...> | plan-set <plan_id> name=... validity_days=N price=RUPEES terms=... active=on|off | warranty-rules <plan_id> purchase_window_days=N waiting_days=N term_months=N brand_warranty_months=N max_claims=N cover_limit_bps=N covers_defects=on|off covers_accidental=on|off covers_liquid=on|off | loan-products <org_id> | loan-product-add <org_id> "<name>" [setting=value ...] | loan-product-set <id> [name=...] [active=on|off] [setting=value ...] | audit [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--org N] (CSV)';
+export const OPERATOR_USAGE = 'commands: signups | approve <id> | reject <id> | access <mobile> key=0|1 ... | feature <org_id> <switch> on|off | dues [<org_id>] [YYYY-MM-DD] | device-policy <org_id> [offline_lock_days=N] [lock_on_sim_change=on|off] [auto_lock_days_overdue=N] [auto_unlock_when_paid=on|off] | keys <mobile> <product_type> <quantity> [transfer id] | upi <mobile> <vpa>|none | plans <org_id> | product <org_id> <product_type> <name...> | plan-add <org_id> <product_type> <validity_days> <price_rupees> <name...> | plan-set <plan_id> name=... validity_days=N price=RUPEES terms=... active=on|off | warranty-rules <plan_id> purchase_window_days=N waiting_days=N term_months=N brand_warranty_months=N max_claims=N cover_limit_bps=N covers_defects=on|off covers_accidental=on|off covers_liquid=on|off | loan-products <org_id> | loan-product-add <org_id> "<name>" [setting=value ...] | loan-product-set <id> [name=...] [active=on|off] [setting=value ...] | announce <org_id|all> "<title>" "<text>" [https link] | announce-off <id> | offer-caps <org_id> [per_day=0-10] [per_week=0-50] | audit [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--org N] (CSV)';
 
 const LOAN_SETTING_USAGE = 'settings start from the standard product (monthly, reducing, EMI to the rupee half up); each setting=value sets one, dotted for nested ones: '
   + 'amortisation=equal_instalments|equal_principal interest=reducing|flat|zero periodRate=nominal|actual_days daysInYear=360|364|365|actual '
@@ -341,6 +341,59 @@ async function runCommand(db: Database, args: string[], print: (line: string) =>
         throw error;
       }
       print(`Plan ${planId}: rules updated.`);
+      return 0;
+    }
+    case 'announce': {
+      // announce <org_id|all> "<title>" "<text>" [link]: shown once on load to the organisation's retailers (or everyone's) until dismissed.
+      const [org, rawTitle, rawText, link] = rest;
+      const orgId = org === 'all' ? null : Number(org);
+      const title = (rawTitle ?? '').trim();
+      const text = (rawText ?? '').trim();
+      const usage = 'usage: announce <org_id|all> "<title, 1-80 characters>" "<text, 1-500 characters>" [https link]';
+      if ((orgId !== null && (!Number.isInteger(orgId) || orgId < 1)) || !title || title.length > 80 || !text || text.length > 500) return fail(print, usage);
+      if (link !== undefined && !/^https:\/\/\S{1,490}$/.test(link)) return fail(print, usage);
+      const made = await db.transaction(async (tx) => {
+        const row = (await tx.query<{ id: number }>(
+          `INSERT INTO announcements (org_id, title, text, link) SELECT $1, $2, $3, $4 WHERE $1::int IS NULL OR EXISTS (SELECT 1 FROM organizations WHERE id = $1) RETURNING id`,
+          [orgId, title, text, link ?? null],
+        )).rows[0];
+        if (row) await audit.recordOperator('operator.announce', { orgId }, { announcement_id: row.id }, tx);
+        return row;
+      });
+      if (!made) return fail(print, `No organisation ${org}.`);
+      print(`Announcement ${made.id}: shown once to ${orgId === null ? 'every organisation' : `organisation ${orgId}`}'s retailers.`);
+      return 0;
+    }
+    case 'announce-off': {
+      const id = Number(rest[0]);
+      if (!Number.isInteger(id) || id < 1) return fail(print, 'usage: announce-off <id>');
+      const row = (await db.query<{ org_id: number | null }>('UPDATE announcements SET active = false WHERE id = $1 RETURNING org_id', [id])).rows[0];
+      if (!row) return fail(print, `No announcement ${id}.`);
+      await audit.recordOperator('operator.announce_off', { orgId: row.org_id }, { announcement_id: id });
+      print(`Announcement ${id} is no longer shown.`);
+      return 0;
+    }
+    case 'offer-caps': {
+      // offer-caps <org_id> per_day=N per_week=N: offers per phone per India day and per week (decision 029).
+      const [org, ...pairs] = rest;
+      const orgId = Number(org);
+      const usage = 'usage: offer-caps <org_id> [per_day=0-10] [per_week=0-50]';
+      const value = (key: string, max: number) => {
+        const pair = pairs.find((p) => p.startsWith(`${key}=`));
+        if (pair === undefined) return undefined;
+        const n = Number(pair.slice(key.length + 1));
+        return /^[0-9]{1,2}$/.test(pair.slice(key.length + 1)) && n <= max ? n : NaN;
+      };
+      const perDay = value('per_day', 10);
+      const perWeek = value('per_week', 50);
+      if (!Number.isInteger(orgId) || orgId < 1 || pairs.length === 0 || Number.isNaN(perDay) || Number.isNaN(perWeek) || pairs.some((p) => !/^per_(day|week)=/.test(p))) return fail(print, usage);
+      const row = (await db.query<{ per_day: number; per_week: number }>(
+        'UPDATE organizations SET offers_per_day = coalesce($2, offers_per_day), offers_per_week = coalesce($3, offers_per_week) WHERE id = $1 RETURNING offers_per_day AS per_day, offers_per_week AS per_week',
+        [orgId, perDay ?? null, perWeek ?? null],
+      )).rows[0];
+      if (!row) return fail(print, `No organisation ${orgId}.`);
+      await audit.recordOperator('operator.offer_caps', { orgId }, { per_day: row.per_day, per_week: row.per_week });
+      print(`Organisation ${orgId}: at most ${row.per_day} offers a day and ${row.per_week} a week per phone.`);
       return 0;
     }
     case 'loan-products': {

@@ -29,6 +29,7 @@ export const AUDIT_ACTIONS = [
   'antihacking.activate', 'antihacking.activated', 'antihacking.activation_refused', 'operator.product', 'operator.plan_add', 'operator.plan_set',
   'operator.loan_product_add', 'operator.loan_product_set',
   'operator.warranty_rules', 'warranty.sell', 'warranty.revoke', 'warranty.photo', 'warranty.claim', 'warranty.claim_transition', 'antitheft.settings', 'antitheft.renew',
+  'ads.creative', 'ads.campaign', 'ads.cancel', 'operator.announce', 'operator.announce_off', 'operator.offer_caps',
 ] as const;
 const OWN_ACTIONS = new Set<string>(AUDIT_ACTIONS);
 

@@ -6,7 +6,7 @@ import { TextField } from '../../../shared/ui/text-field.tsx';
 import { SelectField } from '../../../shared/ui/select-field.tsx';
 import { Skeleton, SKELETON_SMALL } from '../../../shared/ui/skeleton.tsx';
 import { useCancelScheduleMutation, useGetSchedulesQuery, useScheduleLockUnlockMutation } from '../api/devices-api.ts';
-import { istInputToIso, isoToIstInput } from '../hooks/ist-datetime.ts';
+import { istInputToIso, isoToIstInput } from '../../../shared/ist-datetime.ts';
 import { DEVICE_ACTION_LABEL_KEYS, SCHEDULE_STATE_LABEL_KEYS } from '../hooks/device-labels.ts';
 import './devices.css';
 

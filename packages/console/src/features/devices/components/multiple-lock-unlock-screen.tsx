@@ -11,11 +11,9 @@ import { CUSTOMER_STATUS_FILTERS, INSTALL_STATUS_LABEL_KEYS, installStatusOf, ty
 import { Page } from '../../../shared/ui/page.tsx';
 import { TextField } from '../../../shared/ui/text-field.tsx';
 import { Skeleton, SKELETON_LARGE, SKELETON_SMALL, SkeletonList } from '../../../shared/ui/skeleton.tsx';
-import { LoadMore } from '../../../shared/ui/load-more.tsx';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 import { ConfirmDialog } from '../../../shared/ui/confirm-dialog.tsx';
 import { SummaryGrid } from '../../../shared/ui/summary-grid.tsx';
-import { LockStatusBadge } from '../../../shared/ui/status-badges.tsx';
 import { mergePages } from '../../../shared/api/paging.ts';
 import { isApiFailure } from '../../../shared/api/api-failure.ts';
 import { useDebouncedValue } from '../../../shared/use-debounced-value.ts';
@@ -27,6 +25,7 @@ import { BATCH_STATES, batchBody, batchPollMs, batchProgress, candidateLockStatu
 import { useServerEventsLive } from '../../../shared/api/server-events.ts';
 import { isActionPermitted } from '../hooks/device-access.ts';
 import { ShortText } from '../../../shared/ui/short-text.tsx';
+import { CustomerPicker } from '../../../shared/customers/customer-picker.tsx';
 import './devices.css';
 
 type Action = 'lock' | 'unlock';
@@ -59,14 +58,6 @@ function BatchForm({ onStarted }: { onStarted: (batch: Batch) => void }) {
     setAction(next);
     // The candidates are the other lock state now: an earlier choice no longer fits.
     setSelected(new Set());
-  }
-  function toggle(id: number) {
-    setSelected((current) => {
-      const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
   }
 
   const count = mode === 'pick' ? selected.size : total;
@@ -130,42 +121,15 @@ function BatchForm({ onStarted }: { onStarted: (batch: Batch) => void }) {
           {t('bulkLock.filterCount', { count: total, replace: { count: totalText } })}
         </p>
       ) : (
-        <>
-          <div className="button-row">
-            <button type="button" className="button button--secondary button--small" onClick={() => setSelected(new Set([...selected, ...items.map((c) => c.id)]))}>
-              {t('bulkLock.selectShown')}
-            </button>
-            <button type="button" className="button button--secondary button--small" disabled={selected.size === 0} onClick={() => setSelected(new Set())}>
-              {t('bulkLock.clear')}
-            </button>
-          </div>
-          <p className="list-total" aria-live="polite">
-            {t('bulkLock.selectedCount', { count: selected.size, total: totalText })}
-          </p>
-          {items.length === 0 ? (
-            <p className="card muted">{t('bulkLock.noCandidates')}</p>
-          ) : (
-            <ul className="list pick-list">
-              {items.map((customer) => (
-                <li key={customer.id} className="card pick-row">
-                  <label className="pick-row__label">
-                    <input type="checkbox" checked={selected.has(customer.id)} onChange={() => toggle(customer.id)} />
-                    <span className="pick-row__text">
-                      <strong>
-                        <ShortText text={`${customer.first_name} ${customer.last_name}`.trim()} />
-                      </strong>
-                      <span className="muted small">
-                        {customer.mobile} · {customer.imei1}
-                      </span>
-                    </span>
-                    <LockStatusBadge status={customer.lock_status} />
-                  </label>
-                </li>
-              ))}
-            </ul>
-          )}
-          <LoadMore hasMore={hasNextPage} loading={isFetchingNextPage} onLoadMore={() => void fetchNextPage()} />
-        </>
+        <CustomerPicker
+          items={items}
+          selected={selected}
+          onChange={setSelected}
+          totalText={totalText}
+          hasMore={hasNextPage}
+          loadingMore={isFetchingNextPage}
+          onLoadMore={() => void fetchNextPage()}
+        />
       )}
 
       <div className="sticky-actions">

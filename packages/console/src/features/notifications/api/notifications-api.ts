@@ -3,7 +3,7 @@
  * `notification` event (one arrived, or they were read on another device) invalidates the tag, so the bell
  * and an open list refresh without a reload.
  */
-import type { NotificationCount, NotificationPage, NotificationReadBody } from '@kisht/contract/notifications';
+import type { NotificationCount, NotificationPage, NotificationReadBody, PushTokenBody } from '@kisht/contract/notifications';
 import { api } from '../../../shared/api/api.ts';
 import { nextMorePage } from '../../../shared/api/paging.ts';
 
@@ -37,7 +37,20 @@ export const notificationsApi = api.injectEndpoints({
         if (data) dispatch(notificationsApi.util.upsertQueryData('getNotificationCount', undefined, data));
       },
     }),
+    /** The newest notifications, to find the one a tapped push names. */
+    getRecentNotifications: build.query<NotificationPage, void>({
+      query: () => ({ url: '/api/notifications', params: { page: 1, limit: 50 } }),
+      providesTags: ['Notifications'],
+      extraOptions: { quiet: true },
+    }),
+    /** The native shell's push token, registered for the signed-in member (quietly: it is not the user's doing). */
+    registerPushToken: build.mutation<null, PushTokenBody>({
+      query: (body) => ({ url: '/api/notifications/push_token', method: 'POST', body }),
+      extraOptions: { quiet: true, quietSuccess: true },
+    }),
   }),
 });
 
-export const { useGetNotificationsInfiniteQuery, useGetNotificationCountQuery, useMarkNotificationsReadMutation } = notificationsApi;
+export const {
+  useGetNotificationsInfiniteQuery, useGetNotificationCountQuery, useMarkNotificationsReadMutation, useLazyGetRecentNotificationsQuery, useRegisterPushTokenMutation,
+} = notificationsApi;

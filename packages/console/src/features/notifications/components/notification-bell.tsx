@@ -3,13 +3,14 @@
  * reader, opening the notification drawer. The stream's `notification` event refreshes the count; while the stream
  * is down it is read again every minute instead.
  */
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useServerEventsLive } from '../../../shared/api/server-events.ts';
 import { BellIcon } from '../../../shared/ui/icons.tsx';
 import { useGetNotificationCountQuery } from '../api/notifications-api.ts';
 import { badgeText } from '../hooks/notification-pages.ts';
+import { useNativePush } from '../hooks/use-native-push.ts';
 import { NotificationDrawer } from './notification-drawer.tsx';
 import './notifications.css';
 
@@ -18,6 +19,8 @@ const POLL_WITHOUT_STREAM_MS = 60_000;
 export function NotificationBell() {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
+  // The bell is on every signed-in screen: the native shell's push token and tapped pushes are handled from here.
+  useNativePush(useCallback(() => setOpen(true), []));
   const live = useServerEventsLive();
   const { data } = useGetNotificationCountQuery(undefined, { pollingInterval: live ? 0 : POLL_WITHOUT_STREAM_MS, skipPollingIfUnfocused: true });
   const unread = data?.unread ?? 0;

@@ -1,4 +1,4 @@
-/** The schedule's time field: a datetime-local value read as India time (UTC+05:30), whatever the phone's zone. */
+/** A date-and-time field (a scheduled lock, an offer's send time): a datetime-local value read as India time (UTC+05:30), whatever the phone's zone. */
 const IST_OFFSET_MS = 330 * 60_000;
 const LOCAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
 
