@@ -91,6 +91,21 @@ describe('foreclosure', () => {
     expect(quote.totalPaise).toBe(quote.principalPaise + quote.interestPaise);
   });
 
+  it('counts interest paid ahead for time that has not run as principal, never charging it twice', () => {
+    // On 24 April three instalments are paid (as in the first case) and two more paid ahead: the fourth's interest
+    // beyond its 14 days and the fifth's whole interest were paid for time that has not run.
+    const ahead = state(5).map((r) => (r.number === 4 || r.number === 5 ? { ...r, interestPaise: 0, principalPaise: 0 } : r));
+    const quote = foreclosureQuote(STANDARD_PRODUCT, request.disbursementDate, ahead, '2026-04-24');
+    const [fourth, fifth] = [schedule.instalments[3]!, schedule.instalments[4]!];
+    const earned = Math.round((fourth.interestPaise * 14) / 30);
+    expect(quote.interestPaise).toBe(0);
+    expect(quote.paidAheadPaise).toBe(fourth.interestPaise - earned + fifth.interestPaise);
+    expect(quote.principalPaise).toBe(schedule.instalments[4]!.balanceAfterPaise - quote.paidAheadPaise);
+    // The same loan with nothing paid ahead closes for the same money in all: principal left plus interest earned.
+    const plain = foreclosureQuote(STANDARD_PRODUCT, request.disbursementDate, state(3), '2026-04-24');
+    expect(quote.totalPaise + fourth.amountPaise + fifth.amountPaise).toBe(plain.totalPaise);
+  });
+
   it('adds what is overdue and unpaid, and the product\'s fee on the principal not yet due', () => {
     const product = { ...STANDARD_PRODUCT, foreclosureFeeBps: 200 };
     const overdue = state(2).map((r) => (r.number === 3 ? { ...r, penaltyPaise: 150_00 } : r));

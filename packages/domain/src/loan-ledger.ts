@@ -64,11 +64,18 @@ export interface InstalmentState extends OwedParts {
   dueDate: string;
   /** The instalment's scheduled interest (whether paid or not). */
   scheduledInterestPaise: number;
+  /** Its scheduled GST on interest (whether paid or not); absent: none of it was paid ahead. */
+  scheduledTaxPaise?: number;
 }
 
 export interface ForeclosureQuote {
-  /** Principal not yet paid, on every instalment. */
+  /** Principal not yet paid, on every instalment, less interest (and its GST) paid ahead for periods not yet run. */
   principalPaise: number;
+  /**
+   * Interest and GST paid ahead for time that has not run (the current period beyond what has accrued, later periods
+   * in full): counted as principal paid, so closing early never keeps interest the loan did not earn.
+   */
+  paidAheadPaise: number;
   /** Interest of instalments already due and unpaid, plus the current period's interest accrued to today. */
   interestPaise: number;
   /** GST on that interest (no-cost loans): what is unpaid on instalments already due, and on the interest accrued. */
@@ -90,6 +97,7 @@ export function foreclosureQuote(product: LoanProductSettings, disbursementDate:
   let tax = 0;
   let penalty = 0;
   let notYetDue = 0;
+  let paidAhead = 0;
   let periodStart = disbursementDate;
   let accruedDone = false;
   for (const row of [...instalments].sort((a, b) => (a.dueDate < b.dueDate ? -1 : a.dueDate > b.dueDate ? 1 : a.number - b.number))) {
@@ -102,20 +110,28 @@ export function foreclosureQuote(product: LoanProductSettings, disbursementDate:
       continue;
     }
     notYetDue += row.principalPaise;
+    // What of this period's interest and GST was already paid.
+    const paidInterest = row.scheduledInterestPaise - row.interestPaise;
+    const paidTax = (row.scheduledTaxPaise ?? row.taxPaise ?? 0) - (row.taxPaise ?? 0);
     if (!accruedDone) {
       accruedDone = true;
       const length = daysBetween(periodStart, row.dueDate);
       const elapsed = Math.max(0, Math.min(length, daysBetween(periodStart, today)));
-      // The part of this period's interest already paid counts against what has accrued.
-      const paidAhead = row.scheduledInterestPaise - row.interestPaise;
       const accrued = length > 0 ? Number(roundFraction(fraction(BigInt(row.scheduledInterestPaise) * BigInt(elapsed), BigInt(length)), product.interestRounding)) : 0;
-      const accruedUnpaid = Math.max(0, accrued - paidAhead);
-      interest += accruedUnpaid;
-      tax += Number(roundFraction(fraction(BigInt(accruedUnpaid) * BigInt(product.gstOnInterestBps), 10_000n), 'half_up'));
+      const accruedTax = Number(roundFraction(fraction(BigInt(accrued) * BigInt(product.gstOnInterestBps), 10_000n), 'half_up'));
+      // The part already paid counts against what has accrued; beyond it, it was paid ahead.
+      interest += Math.max(0, accrued - paidInterest);
+      tax += Math.max(0, accruedTax - paidTax);
+      paidAhead += Math.max(0, paidInterest - accrued) + Math.max(0, paidTax - accruedTax);
+    } else {
+      paidAhead += paidInterest + paidTax;
     }
   }
   const fee = Number(roundFraction(fraction(BigInt(notYetDue) * BigInt(product.foreclosureFeeBps), 10_000n), 'half_up'));
-  return { principalPaise: principal, interestPaise: interest, taxPaise: tax, penaltyPaise: penalty, feePaise: fee, totalPaise: principal + interest + tax + penalty + fee };
+  // Paid ahead never makes the amount to close negative: at most it takes the principal to nothing.
+  const credited = Math.min(paidAhead, principal);
+  principal -= credited;
+  return { principalPaise: principal, paidAheadPaise: credited, interestPaise: interest, taxPaise: tax, penaltyPaise: penalty, feePaise: fee, totalPaise: principal + interest + tax + penalty + fee };
 }
 
 /** One line of a customer statement. Amounts the customer owes are positive; what reduces the debt is negative. */

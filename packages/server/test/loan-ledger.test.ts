@@ -354,6 +354,43 @@ describe('foreclosure', () => {
     expect((await changes(c.id)).filter((h) => h.kind === 'foreclosure').length).toBe(before.instalments.filter((i) => i.due_date > today).length);
   });
 
+  it('credits interest paid ahead for periods that have not run as principal, and keeps the foreclosure final', async () => {
+    const start = addDays(today, -10);
+    const c = await enrol({ loan: { start_date: start, first_due_date: addMonths(start, 1) } });
+    const before = (await details(c.id)).instalments;
+    // Three instalments paid ahead: their interest (Rs 600, 504.xx, 406.xx) was paid for months that have not run.
+    const ahead = before.slice(0, 3).reduce((s, i) => s + i.amount_paise, 0);
+    const paid = await pay(c.id, ahead);
+    const q = await quote(c.id);
+    const principal = before.reduce((s, i) => s + i.principal_paise, 0);
+    const paidPrincipal = before.slice(0, 3).reduce((s, i) => s + i.principal_paise, 0);
+    const paidInterest = before.slice(0, 3).reduce((s, i) => s + i.interest_paise, 0);
+    // Ten days of the first period's interest are earned; the rest of what was paid as interest counts as principal.
+    const accrued = Math.round((before[0]!.interest_paise * 10) / (Date.parse(before[0]!.due_date) - Date.parse(start)) * 86_400_000);
+    expect(q.interest_paise).toBe(0);
+    expect(q.principal_paise).toBe(principal - paidPrincipal - (paidInterest - accrued));
+    expect(q.total_paise).toBe(q.principal_paise);
+    // What was paid plus what closes the loan is the principal plus the interest earned: nothing more.
+    expect(ahead + q.total_paise).toBe(principal + accrued);
+    const closed = await t.post('/api/emi/foreclose', { customer_id: c.id, amount_paise: q.total_paise, method: 'cash', idempotency_key: `close-ahead-${c.id}` }, { token: ravi });
+    expect(closed.statusCode, closed.body).toBe(200);
+    expect((await details(c.id)).totals.outstanding_paise).toBe(0);
+    expect((await statement(c.id)).balance_paise).toBe(0);
+    expect((await paidParts(c.id)).filter((r) => r.over)).toEqual([]);
+    // A foreclosure's payment is final; an ordinary payment's key cannot be used to close the loan, nor the other way.
+    const reversed = await t.post('/api/emi/reverse_payment', { payment_id: (closed.json().data as Receipt).payment_id, reason: 'UPI failed' }, { token: ravi });
+    expect(reversed.statusCode).toBe(409);
+    expect(reversed.json().code).toBe('FORECLOSURE_FINAL');
+    const other = await enrol({ monthsAgo: 1 });
+    const keyed = await t.post('/api/emi/multiple_emi_paid', { customer_id: other.id, amount_paise: 100, method: 'cash', idempotency_key: `pay-${other.id}-1` }, { token: ravi });
+    expect(keyed.statusCode).toBe(200);
+    const misuse = await t.post('/api/emi/foreclose', { customer_id: other.id, amount_paise: (await quote(other.id)).total_paise, method: 'cash', idempotency_key: `pay-${other.id}-1` }, { token: ravi });
+    expect(misuse.statusCode).toBe(400);
+    expect(misuse.json().details[0]).toMatchObject({ field: 'idempotency_key' });
+    expect((await details(other.id)).totals.outstanding_paise).toBeGreaterThan(0);
+    void paid;
+  });
+
   it("releases the phone as a final payment does: the retailer can release it, and the phone hears it", async () => {
     const { customer: c, phone } = await f.phone();
     const release = () => t.post('/api/device/unclaim', { customer_id: c.id }, { token: ravi });

@@ -133,13 +133,13 @@ export function createEmiRepository(db: Queryable) {
       );
     },
 
-    /** Sets an instalment's parts (a foreclosure drops the interest of periods not yet due); paid parts that no longer fit are spread again (migration 037's trigger). */
-    async setParts(id: number, parts: { interest_paise: number; tax_paise: number }, q: Queryable): Promise<void> {
+    /** Sets an instalment's parts (a foreclosure drops the interest of periods not yet due and credits interest paid ahead as principal); paid parts that no longer fit are spread again (migration 037's trigger). */
+    async setParts(id: number, parts: { interest_paise: number; tax_paise: number; principal_paise: number }, q: Queryable): Promise<void> {
       await q.query(
-        `UPDATE emi_instalments SET interest_paise = $2, tax_paise = $3, amount_paise = principal_paise + $2 + $3,
-           paid_at = CASE WHEN paid_paise >= principal_paise + $2 + $3 + penalty_paise THEN coalesce(paid_at, now()) ELSE NULL END
+        `UPDATE emi_instalments SET interest_paise = $2::bigint, tax_paise = $3::bigint, principal_paise = $4::bigint, amount_paise = $4::bigint + $2::bigint + $3::bigint,
+           paid_at = CASE WHEN paid_paise >= $4::bigint + $2::bigint + $3::bigint + penalty_paise THEN coalesce(paid_at, now()) ELSE NULL END
          WHERE id = $1`,
-        [id, parts.interest_paise, parts.tax_paise],
+        [id, parts.interest_paise, parts.tax_paise, parts.principal_paise],
       );
     },
 

@@ -64,6 +64,8 @@ export function takeBack(instalment: InstalmentRow, amountPaise: number, paid: P
 
 /** The reason a foreclosure fee is charged with: a code the console words in the user's language. */
 export const FORECLOSURE_FEE_REASON = 'foreclosure_fee';
+/** The note a foreclosure's payment is recorded with (a code, worded by the console). */
+export const FORECLOSURE_NOTE = 'foreclosure';
 
 const negate = (p: Parts): Parts => ({ penalty_paise: -p.penalty_paise, interest_paise: -p.interest_paise, tax_paise: -p.tax_paise, principal_paise: -p.principal_paise });
 const fieldsOf = (i: InstalmentRow): ChangedFields => ({ due_date: i.due_date, amount_paise: i.amount_paise, penalty_paise: i.penalty_paise });
@@ -74,7 +76,7 @@ const byDueDate = (a: InstalmentRow, b: InstalmentRow) => (a.due_date === b.due_
  * the interest and GST accrued in the current period, which a foreclosure keeps on that period's instalment.
  */
 function quoteOf(settings: LoanProductSettings, disbursementDate: string, instalments: InstalmentRow[], day: string) {
-  const quote = foreclosureQuote(settings, disbursementDate, instalments.map((i) => ({ ...owedParts(i), dueDate: i.due_date, scheduledInterestPaise: i.interest_paise })), day);
+  const quote = foreclosureQuote(settings, disbursementDate, instalments.map((i) => ({ ...owedParts(i), dueDate: i.due_date, scheduledInterestPaise: i.interest_paise, scheduledTaxPaise: i.tax_paise })), day);
   const due = instalments.filter((i) => i.due_date <= day).map(owedParts);
   return {
     quote,
@@ -211,12 +213,18 @@ export function createEmiService(deps: EmiServiceDeps) {
     customerId: number,
     idempotencyKey: string | undefined,
     work: (tx: Queryable, customer: Awaited<ReturnType<typeof loanCustomer>>) => Promise<number>,
+    note: string | null = null,
   ): Promise<Receipt> {
     const customer = await loanCustomer(caller, customerId);
-    /** A key names one payment of one customer: the same key for another customer is refused, not answered with that receipt. */
+    /**
+     * A key names one payment of one customer, of one kind (a payment, or a foreclosure's): the same key for another
+     * customer or another kind is refused, not answered with that receipt.
+     */
     const sameKeyEarlier = async (): Promise<number | undefined> => {
       const earlier = idempotencyKey ? await emi.paymentByKey(caller.accountId, idempotencyKey) : undefined;
-      if (earlier && earlier.customer_id !== customer.id) throw new AppError('VALIDATION_FAILED', { details: [{ field: 'idempotency_key', message: 'was used for another payment', rule: 'invalid' }] });
+      if (earlier && (earlier.customer_id !== customer.id || earlier.note !== note)) {
+        throw new AppError('VALIDATION_FAILED', { details: [{ field: 'idempotency_key', message: 'was used for another payment', rule: 'invalid' }] });
+      }
       return earlier?.id;
     };
     const repeated = await sameKeyEarlier();
@@ -224,8 +232,10 @@ export function createEmiService(deps: EmiServiceDeps) {
     const paymentId = await db
       .transaction((tx) => work(tx, customer))
       .catch(async (error: unknown) => {
-        // Two requests with the same key at once: the second loses the unique index and gets the first's receipt.
-        const earlier = isUniqueViolation(error) ? await sameKeyEarlier() : undefined;
+        // The same request twice at once: the second loses the unique index, or (waiting on the loan's lock) finds
+        // nothing left to pay or a quote the first one changed; either way it gets the first one's receipt.
+        const retried = isUniqueViolation(error) || (error instanceof AppError && (error.code === 'NOTHING_DUE' || error.code === 'QUOTE_CHANGED'));
+        const earlier = retried ? await sameKeyEarlier() : undefined;
         if (earlier) return earlier;
         throw error;
       });
@@ -325,6 +335,9 @@ export function createEmiService(deps: EmiServiceDeps) {
       const original = await emi.payment(caller.accountId, body.payment_id);
       if (!original || original.kind !== 'payment') throw new AppError('NOT_FOUND');
       await customers.visible(caller, original.customer_id);
+      // Closing early rewrote the later instalments and charged its fee, and the phone may be released already: undoing
+      // the payment alone would leave a loan that owes less interest than it was made with. It stays final.
+      if (original.note === FORECLOSURE_NOTE) throw new AppError('FORECLOSURE_FINAL');
       const reversalId = await changeLoan(original.customer_id, async (tx, instalments) => {
         if (await emi.isReversed(original.id, tx)) throw new AppError('ALREADY_REVERSED');
         const allocations = await emi.allocations(original.id, tx);
@@ -435,7 +448,11 @@ export function createEmiService(deps: EmiServiceDeps) {
      */
     async statement(caller: RequestAuth, customerId: number): Promise<Statement> {
       const customer = await loanCustomer(caller, customerId);
-      const [instalments, ledger, changes] = await Promise.all([emi.instalments(customer.id), emi.ledger(customer.id), emi.changes(customer.id)]);
+      // One snapshot: a payment committing between the reads would otherwise leave the balance apart from what is owed.
+      const { instalments, ledger, changes } = await db.transaction(async (tx) => {
+        await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+        return { instalments: await emi.instalments(customer.id, tx), ledger: await emi.ledger(customer.id, tx), changes: await emi.changes(customer.id, tx) };
+      });
       const numberOf = new Map(instalments.map((i) => [i.id, i.number]));
       const amountChanges = changes.filter((c) => c.before !== null && c.before.amount_paise !== c.after.amount_paise);
       const changedBy = new Map<number, number>();
@@ -506,15 +523,30 @@ export function createEmiService(deps: EmiServiceDeps) {
         const { quote, accruedInterestPaise, accruedTaxPaise } = quoteOf(loanSettingsOf(customer), disbursedOn(customer), instalments, day);
         if (quote.totalPaise !== body.amount_paise) throw new AppError('QUOTE_CHANGED');
         const later = instalments.filter((i) => i.due_date > day);
-        for (const [n, i] of later.entries()) {
-          // The current period keeps the interest accrued to today; later periods keep only what was already paid of theirs.
-          const interest = i.paid_interest_paise + (n === 0 ? accruedInterestPaise : 0);
-          const tax = i.paid_tax_paise + (n === 0 ? accruedTaxPaise : 0);
-          if (interest === i.interest_paise && tax === i.tax_paise) continue;
-          await emi.setParts(i.id, { interest_paise: interest, tax_paise: tax }, tx);
+        // The current period keeps the interest accrued to today; later periods keep only what was already paid of
+        // theirs. Interest paid ahead beyond that (the quote's paidAheadPaise) is credited as principal: taken off the
+        // principal still owed, from the last instalment back.
+        const parts = new Map(later.map((i, n) => [i.id, {
+          interest_paise: i.paid_interest_paise + (n === 0 ? accruedInterestPaise : 0),
+          tax_paise: i.paid_tax_paise + (n === 0 ? accruedTaxPaise : 0),
+          principal_paise: i.principal_paise,
+        }]));
+        let credit = quote.paidAheadPaise;
+        for (const i of [...instalments].reverse()) {
+          if (credit === 0) break;
+          const current = parts.get(i.id) ?? { interest_paise: i.interest_paise, tax_paise: i.tax_paise, principal_paise: i.principal_paise };
+          const take = Math.min(credit, current.principal_paise - i.paid_principal_paise);
+          if (take <= 0) continue;
+          parts.set(i.id, { ...current, principal_paise: current.principal_paise - take });
+          credit -= take;
+        }
+        for (const i of instalments) {
+          const next = parts.get(i.id);
+          if (!next || (next.interest_paise === i.interest_paise && next.tax_paise === i.tax_paise && next.principal_paise === i.principal_paise)) continue;
+          await emi.setParts(i.id, next, tx);
           await emi.addChange({
             customer_id: customer.id, instalment_id: i.id, account_id: caller.accountId, kind: 'foreclosure', before: fieldsOf(i),
-            after: { ...fieldsOf(i), amount_paise: i.principal_paise + interest + tax }, reason: null, created_by: caller.userId,
+            after: { ...fieldsOf(i), amount_paise: next.principal_paise + next.interest_paise + next.tax_paise }, reason: null, created_by: caller.userId,
           }, tx);
         }
         if (quote.feePaise > 0) {
@@ -525,9 +557,9 @@ export function createEmiService(deps: EmiServiceDeps) {
         const owes = rewritten.reduce((s, i) => s + owed(i), 0);
         if (owes !== quote.totalPaise) throw new Error(`foreclosure of customer ${customer.id}: ${owes} paise owed after the rewrite, quote ${quote.totalPaise}`);
         return recordSplit(tx, caller, customer.id, rewritten.filter((i) => owed(i) > 0), quote.totalPaise, {
-          method: body.method, reference: body.reference ?? null, note: 'foreclosure', idempotencyKey: body.idempotency_key ?? null,
+          method: body.method, reference: body.reference ?? null, note: FORECLOSURE_NOTE, idempotencyKey: body.idempotency_key ?? null,
         });
-      });
+      }, FORECLOSURE_NOTE);
     },
 
     /** Records an EMI alert for the customer's phone; the device channel delivers queued alerts. */

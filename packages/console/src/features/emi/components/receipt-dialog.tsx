@@ -11,7 +11,7 @@ import { TextField } from '../../../shared/ui/text-field.tsx';
 import { toastKey } from '../../../shared/ui/toast-store.ts';
 import { PAYMENT_METHOD_LABEL_KEYS } from '../../../shared/labels.ts';
 import { useGetReceiptQuery, useReversePaymentMutation } from '../api/payments-api.ts';
-import { receiptNote, receiptText } from '../hooks/receipt-text.ts';
+import { isReversible, receiptNote, receiptText } from '../hooks/receipt-text.ts';
 import { partLabels } from '../hooks/ledger-words.ts';
 import './emi.css';
 
@@ -90,7 +90,7 @@ export function ReceiptDialog({ paymentId, onClose, onReversed }: { paymentId: n
     else if (outcome === 'failed') toastKey('error', 'receipt.copyFailed');
   }
 
-  const isPayment = receipt?.kind === 'payment';
+  const reversible = receipt ? isReversible(receipt) : false;
   return (
     <Dialog
       open
@@ -98,7 +98,7 @@ export function ReceiptDialog({ paymentId, onClose, onReversed }: { paymentId: n
       onClose={onClose}
       actions={
         <>
-          {receipt && isPayment && !reversing ? (
+          {receipt && reversible && !reversing ? (
             <button type="button" className="button button--danger" onClick={() => setReversing(true)}>
               {t('receipt.reverse')}
             </button>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { InstalmentView, Receipt } from '@kisht/contract/emi';
 import { isPayable, payableSelection, toggleAll, toggleId, totalOutstanding } from './instalment-selection.ts';
-import { receiptNote, receiptText } from './receipt-text.ts';
+import { isReversible, receiptNote, receiptText } from './receipt-text.ts';
 
 const instalment = (id: number, status: InstalmentView['status'], outstanding: number): InstalmentView => ({
   id,
@@ -91,6 +91,12 @@ describe('receiptText', () => {
     expect(receiptText(closed, t, 'UPI').split('\n').slice(-2)).toEqual(['receiptNote()', 'outstanding(₹10,000)']);
     expect(receiptNote({ note: 'Cheque bounced' }, t)).toBe('Cheque bounced');
     expect(receiptNote({ note: null }, t)).toBeNull();
+  });
+
+  it("offers Reverse on a payment, never on a reversal or a foreclosure's payment (the server keeps that final)", () => {
+    expect(isReversible({ kind: 'payment', note: null })).toBe(true);
+    expect(isReversible({ kind: 'payment', note: 'foreclosure' })).toBe(false);
+    expect(isReversible({ kind: 'reversal', note: 'Cheque bounced' })).toBe(false);
   });
 
   it('says reversed for a reversal and falls back to the retailer name without a shop', () => {

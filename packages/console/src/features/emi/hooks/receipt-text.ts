@@ -9,6 +9,11 @@ export type Translate = (key: string, vars?: Record<string, string | number>) =>
 /** The server records a foreclosure's payment with the note `foreclosure`, a code, not words: said in the user's language. */
 const FORECLOSURE_NOTE = 'foreclosure';
 
+/** A payment that can be reversed: not a reversal, and not a foreclosure's (the server keeps that final). */
+export function isReversible(receipt: Pick<Receipt, 'kind' | 'note'>): boolean {
+  return receipt.kind === 'payment' && receipt.note !== FORECLOSURE_NOTE;
+}
+
 /** A receipt's note as shown: a reversal's reason as written, a foreclosure in words; null without one. */
 export function receiptNote(receipt: Pick<Receipt, 'note'>, t: Translate): string | null {
   if (receipt.note === FORECLOSURE_NOTE) return t('ledger.foreclose.receiptNote');
