@@ -181,6 +181,8 @@ export const CustomerProfile = Type.Object({
   install_status: Type.Integer(),
   lock_status: Type.Integer(),
   allowed_actions: Nullable(Type.Array(Type.String())),
+  /** The customer's language (a Language code) for what is sent to them (the phone's screens, the KFS); null: not set. */
+  language: Nullable(Type.String()),
   retailer_id: Type.Integer(),
   created_at: Type.String(),
 });

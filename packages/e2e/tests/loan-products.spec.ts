@@ -1,11 +1,11 @@
 /**
  * Loan products (issue 15): the retailer picks one at enrolment and sees its schedule and Key Fact Statement
- * live; the loan keeps them, and the EMI plan shows them.
+ * live; the loan keeps them, and the EMI plan shows them and shares the KFS with the customer in their language.
  */
 import { expect, test } from '@playwright/test';
-import { addPhotoAndSignature, en, imeiFromClock, passMpin, signInWithOtp, valueAfter as valueIn } from './fixtures.ts';
+import { addPhotoAndSignature, en, imeiFromClock, passMpin, signInWithOtp, text, valueAfter as valueIn } from './fixtures.ts';
 
-test('a retailer sells a phone on the no-cost EMI product: price / 6 a month, GST and APR shown before and after', async ({ page, request }) => {
+test('a retailer sells a phone on the no-cost EMI product: price / 6 a month, GST and APR shown before and after', async ({ page, request, context }) => {
   test.setTimeout(120_000);
   const imei = imeiFromClock();
   await signInWithOtp(page, request, '9876543210');
@@ -63,4 +63,39 @@ test('a retailer sells a phone on the no-cost EMI product: price / 6 a month, GS
   const plan = page.getByRole('main');
   await expect(plan.getByText(en('addCustomer.preview.apr'), { exact: true }).locator('xpath=following-sibling::*[1]')).toHaveText(apr);
   await expect(plan.getByText(en('addCustomer.preview.gst'), { exact: true }).locator('xpath=following-sibling::*[1]')).toHaveText(gst);
+
+  // Share KFS: the share sheet gets the Key Fact Statement as text, with the APR and GST the page shows.
+  await page.evaluate(() => {
+    const w = window as unknown as { shared: ShareData[] };
+    w.shared = [];
+    Object.defineProperty(navigator, 'share', { configurable: true, value: async (data: ShareData) => void w.shared.push(data) });
+  });
+  const lastShared = async (count: number) => {
+    await page.waitForFunction((n) => (window as unknown as { shared: ShareData[] }).shared.length === n, count);
+    return page.evaluate(() => (window as unknown as { shared: ShareData[] }).shared.at(-1) as { title: string; text: string });
+  };
+  const shareKfs = plan.getByRole('button', { name: en('kfs.share'), exact: true });
+  await shareKfs.click();
+  const english = await lastShared(1);
+  expect(english.title).toBe(en('kfs.title'));
+  expect(english.text).toContain(en('kfs.text.apr', { apr }));
+  expect(english.text).toContain(en('kfs.text.gst', { amount: gst }));
+  expect(english.text.split('\n')[0]).toContain('Lakshmi Venkataraman');
+  expect(english.text).toContain(en('kfs.text.schedule'));
+
+  // In the customer's language (its dictionary loaded on demand): the same figures, in Hindi words.
+  await plan.getByLabel(en('kfs.language')).selectOption('hn');
+  await shareKfs.click();
+  const hindi = await lastShared(2);
+  expect(hindi.title).toBe(text('hn', 'kfs.title'));
+  expect(hindi.text).toContain(text('hn', 'kfs.text.apr', { apr }));
+  expect(hindi.text).toContain(text('hn', 'kfs.text.gst', { amount: gst }));
+  await expect(page.getByRole('button', { name: en('kfs.share'), exact: true })).toBeVisible(); // the screen stays in English
+
+  // No share sheet (the app shell's WebView): the text is copied, and a toast says so.
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.evaluate(() => Object.defineProperty(navigator, 'share', { configurable: true, value: undefined }));
+  await shareKfs.click();
+  await expect(page.getByRole('status').filter({ hasText: en('kfs.copied') })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(hindi.text);
 });

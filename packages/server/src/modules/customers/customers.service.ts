@@ -161,6 +161,7 @@ export function toCustomerProfile(row: CustomerRow): CustomerProfile {
     install_status: row.install_status,
     lock_status: row.lock_status,
     allowed_actions: row.allowed_actions,
+    language: row.language ?? null,
     retailer_id: row.retailer_id,
     created_at: row.created_at.toISOString(),
   };

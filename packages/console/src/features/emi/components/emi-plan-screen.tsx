@@ -2,7 +2,8 @@
  * The loan's EMI plan (the spec's emi_details, "add/edit"): the terms it was enrolled with and its
  * totals, then the schedule, where each instalment not fully paid can have its due date and amount
  * changed or a penalty added (or, with the penalty_waiver switch, waived), and a new instalment can be
- * added. From here the loan can be closed early (its receipt opens here) and its statement opened.
+ * added. From here the loan can be closed early (its receipt opens here) and its statement opened; a loan product's
+ * Key Fact Statement can be shared with the customer in their language.
  */
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -26,6 +27,7 @@ import { useCustomerEmis } from '../hooks/use-customer-emis.ts';
 import { InstalmentDialog, PenaltyDialog, WaiveDialog } from './instalment-dialogs.tsx';
 import { ForecloseDialog } from './foreclose-dialog.tsx';
 import { ReceiptDialog } from './receipt-dialog.tsx';
+import { KfsShare } from './kfs-share.tsx';
 import './emi.css';
 
 type Editing =
@@ -85,6 +87,7 @@ export function EmiPlanScreen() {
                 : []),
             ]}
           />
+          {terms ? <KfsShare profile={profile} terms={terms} instalments={details ? instalments : null} /> : null}
         </section>
       ) : null}
 

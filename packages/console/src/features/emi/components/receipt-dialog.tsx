@@ -13,28 +13,11 @@ import { PAYMENT_METHOD_LABEL_KEYS } from '../../../shared/labels.ts';
 import { useGetReceiptQuery, useReversePaymentMutation } from '../api/payments-api.ts';
 import { isReversible, receiptNote, receiptText } from '../hooks/receipt-text.ts';
 import { partLabels } from '../hooks/ledger-words.ts';
+import { shareTextOrCopy } from '../hooks/share-text.ts';
 import './emi.css';
 
 const REASON_MIN = 3;
 const REASON_MAX = 200;
-
-async function shareOrCopy(title: string, text: string): Promise<'shared' | 'copied' | 'cancelled' | 'failed'> {
-  if (typeof navigator.share === 'function') {
-    try {
-      await navigator.share({ title, text });
-      return 'shared';
-    } catch (error) {
-      if (error instanceof DOMException && error.name === 'AbortError') return 'cancelled';
-      // Some WebViews expose share() but refuse it: fall through to the clipboard.
-    }
-  }
-  try {
-    await navigator.clipboard.writeText(text);
-    return 'copied';
-  } catch {
-    return 'failed';
-  }
-}
 
 function ReverseForm({ receipt, onReversed, onCancel }: { receipt: Receipt; onReversed: (r: Receipt) => void; onCancel: () => void }) {
   const { t } = useTranslation();
@@ -85,7 +68,7 @@ export function ReceiptDialog({ paymentId, onClose, onReversed }: { paymentId: n
   async function share(r: Receipt) {
     const methodKey = PAYMENT_METHOD_LABEL_KEYS[r.method as keyof typeof PAYMENT_METHOD_LABEL_KEYS];
     const text = receiptText(r, (key, vars) => t(key, vars), methodKey ? t(methodKey) : r.method);
-    const outcome = await shareOrCopy(t('receipt.title'), text);
+    const outcome = await shareTextOrCopy(t('receipt.title'), text);
     if (outcome === 'copied') toastKey('success', 'receipt.copied');
     else if (outcome === 'failed') toastKey('error', 'receipt.copyFailed');
   }
