@@ -6,7 +6,6 @@
  * route that takes an id joins the matrix by itself; each request body is built from its schema.
  */
 import { randomUUID } from 'node:crypto';
-import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { addDays } from '@kisht/domain/calendar';
@@ -15,6 +14,7 @@ import { todayInIndia } from '@kisht/domain/format';
 import { createEmmAuthSession } from '@kisht/domain/emm-auth';
 import { startTestApp, RAVI, SUNITA, ARJUN, MEENA, CONSOLE_HEADERS, type TestApp } from './harness.ts';
 import { deviceFixtures } from './device-fixtures.ts';
+import { solidPng } from './support/png.ts';
 import { createCustomersRepository, type Viewer } from '../src/modules/customers/customers.repository.ts';
 import { createUsersRepository } from '../src/modules/users/users.repository.ts';
 
@@ -36,23 +36,7 @@ const UPLOADS: Array<[url: string, field: UploadField]> = [
 ];
 const idFor = (field: UploadField) => (field === 'customer_id' ? ravis.customer : field === 'sale_id' ? ravis.warranty : ravis.user);
 /** A real 4 x 4 PNG (uploads are decoded and encoded again, so the bytes must be an image). */
-function png(): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(4, 0);
-  header.writeUInt32BE(4, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const rows = Buffer.concat(Array.from({ length: 4 }, () => Buffer.from([0, ...Array.from({ length: 4 }, () => [200, 40, 40]).flat()])));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
-}
-const IMAGE = png();
+const IMAGE = solidPng(4, 4);
 const SERIAL = 'MATRIXSERIAL01';
 /** The phone of the extended warranty Ravi sold (a claim must name it). */
 const WARRANTY_IMEI = withImeiCheckDigit('35690512345678');

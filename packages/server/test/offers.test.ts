@@ -8,11 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportPKCS8, generateKeyPair } from 'jose';
-import { deflateSync, crc32 } from 'node:zlib';
 import type { Campaign } from '@kisht/contract/ads';
 import type { OfferPayload } from '@kisht/protocol/messages';
 import { startTestApp, RAVI, SUNITA, MEENA, ARJUN, type TestApp } from './harness.ts';
 import { deviceFixtures } from './device-fixtures.ts';
+import { solidPng } from './support/png.ts';
 import type { TestPhone } from './phone.ts';
 import { createFcmPush } from '../src/providers/push/fcm.ts';
 import { runOperatorCommand } from '../src/modules/operator/operator.service.ts';
@@ -198,7 +198,7 @@ describe('a campaign', () => {
   it("sends the picture to the phone it was for, with the phone's own credentials only", async () => {
     const { customer, device, phone } = await f.phone();
     const other = await f.phone();
-    const uploaded = await t.upload('/api/ads/creative', ravi, {}, { name: 'offer.png', type: 'image/png', bytes: png(1600, 900) });
+    const uploaded = await t.upload('/api/ads/creative', ravi, {}, { name: 'offer.png', type: 'image/png', bytes: solidPng(1600, 900) });
     expect(uploaded.statusCode, uploaded.body).toBe(200);
     const creative = uploaded.json().data;
     expect(creative).toMatchObject({ width: 1200, height: 675, content_type: 'image/png' });
@@ -334,23 +334,3 @@ describe("notifications through the native shell's push", () => {
     expect((await t.db.query('SELECT count(*)::int AS n FROM user_push_tokens WHERE token = $1', ['shell-ravi'])).rows[0]).toEqual({ n: 0 });
   });
 });
-
-/** A real PNG of the given size, one colour (uploads are decoded and encoded again). */
-function png(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0xc8)]);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))), chunk('IEND', Buffer.alloc(0))]);
-}
-
-

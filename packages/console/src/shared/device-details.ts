@@ -148,18 +148,21 @@ function receiveFromShell(input: unknown): void {
   store({ ...parsed, device_id: shellId ?? deviceId(), source: 'shell', platform: String(parsed.platform ?? 'Android') });
 }
 
-function askShell(): void {
+/**
+ * Sends the shell a request: a message to a React Native WebView, or, in any other Android WebView shell, a
+ * navigation to `link` that the shell intercepts (its own scheme). A hidden iframe keeps the page in place; it only
+ * has to start the navigation, so it is removed at once (as JavaScript bridges do): a lingering frame stuck on an
+ * unknown scheme can swallow input in some Chromium builds.
+ */
+export function askShell(message: string, link: string): void {
   if (window.ReactNativeWebView) {
-    window.ReactNativeWebView.postMessage(DEVICE_DETAILS_MESSAGE);
+    window.ReactNativeWebView.postMessage(message);
     return;
   }
-  // A WebView shell intercepts navigations to its own scheme; a hidden iframe keeps the page in place.
-  // The frame only has to start the navigation, so it is removed at once (as JavaScript bridges do):
-  // a lingering frame stuck on an unknown scheme can swallow input in some Chromium builds.
   const frame = document.createElement('iframe');
   frame.style.display = 'none';
   frame.setAttribute('aria-hidden', 'true');
-  frame.src = DEVICE_DETAILS_LINK;
+  frame.src = link;
   document.documentElement.appendChild(frame);
   window.setTimeout(() => frame.remove(), 0);
 }
@@ -175,7 +178,7 @@ export function startDeviceDetailsBridge(): void {
   if (stored?.source === 'shell') lastKnown = stored as DeviceDetails;
   // Until (or unless) the shell answers, the browser's own description is used.
   if (!lastKnown) store(browserDetails());
-  if (isInAppShell()) askShell();
+  if (isInAppShell()) askShell(DEVICE_DETAILS_MESSAGE, DEVICE_DETAILS_LINK);
 }
 
 /** Writes the last known details back after local storage was cleared (HTTP 511). */

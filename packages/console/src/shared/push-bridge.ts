@@ -3,7 +3,7 @@
  * console registers so the retailer's notifications reach the phone while the console is closed; and a tapped push
  * tells the console which notification to open. Outside a shell nothing here runs.
  */
-import { isInAppShell } from './device-details.ts';
+import { askShell, isInAppShell } from './device-details.ts';
 
 export const PUSH_TOKEN_LINK = 'kisht://push-token';
 export const PUSH_TOKEN_MESSAGE = '{"type":"push-token"}';
@@ -81,15 +81,5 @@ export function startPushBridge(location: Location = window.location): void {
   };
   const fromAddress = parseOpened(new URLSearchParams(location.search).get(OPEN_NOTIFICATION_PARAM));
   if (fromAddress !== null) opened = fromAddress;
-  if (!isInAppShell()) return;
-  if (window.ReactNativeWebView) {
-    window.ReactNativeWebView.postMessage(PUSH_TOKEN_MESSAGE);
-    return;
-  }
-  const frame = document.createElement('iframe');
-  frame.style.display = 'none';
-  frame.setAttribute('aria-hidden', 'true');
-  frame.src = PUSH_TOKEN_LINK;
-  document.documentElement.appendChild(frame);
-  window.setTimeout(() => frame.remove(), 0);
+  if (isInAppShell()) askShell(PUSH_TOKEN_MESSAGE, PUSH_TOKEN_LINK);
 }
