@@ -101,6 +101,8 @@ export const Receipt = Type.Object({
     parts: Nullable(LedgerParts),
   })),
   outstanding_after_paise: Type.Integer(),
+  /** The loan product the loan was made with (its name as it was then), or null for a loan made without one. */
+  loan_product: Nullable(Type.String()),
 });
 export type Receipt = Static<typeof Receipt>;
 

@@ -9,6 +9,8 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import type { DeviceAgent } from '@kisht/agent/agent';
 import { startFleet, type Fleet } from '@kisht/agent/fleet';
+import { startScreen } from '@kisht/agent/screen/screen-server';
+import { OFFER_STRINGS } from '@kisht/agent/screen/offer-strings';
 import { parseEnrolmentPayload } from '@kisht/agent/enrolment-payload';
 import { RetailerApi, randomImei } from '@kisht/agent/retailer-api';
 import { addDays } from '@kisht/domain/calendar';
@@ -92,7 +94,7 @@ test("the operator's announcement shows once after sign-in, and not again once c
   }
 });
 
-test('an offer reaches 17 of 20 phones (2 locked, 1 opted out), and a second the same day is held by the daily limit', async ({ page, request }) => {
+test('an offer reaches 17 of 20 phones (2 locked, 1 opted out), and a second the same day is held by the daily limit', async ({ page, request, context }) => {
   test.setTimeout(300_000);
   // The 20 customers, named so that one search finds exactly them (other journeys add "Fleet" phones for this retailer).
   const tag = `Utsav${Date.now().toString(36)}`;
@@ -184,9 +186,29 @@ test('an offer reaches 17 of 20 phones (2 locked, 1 opted out), and a second the
     expect(shown).toMatchObject({ title, text: message, link: 'https://ravimobiles.example/diwali' });
     expect((await reached.offerImage(first))?.contentType).toBe('image/jpeg');
 
-    // A customer opens it: the console counts it, still without a reload.
-    reached.openOffer(first);
-    await expect(row(page, en('ads.chart.opened'))).toContainText(en('ads.chart.value', { count: '1', percent: '5' }));
+    // The customer opens it on the phone's screen, from the Offers channel: the console counts it, still without a reload.
+    const screen = await startScreen(reached, { port: 0, host: '127.0.0.1' });
+    const phoneScreen = await context.newPage();
+    try {
+      const words = OFFER_STRINGS.en;
+      await phoneScreen.goto(screen.url);
+      const channel = phoneScreen.getByRole('region', { name: words.heading });
+      await expect(channel.getByText(title)).toBeVisible();
+      await expect(channel.getByRole('img', { name: words.picture.replace('{{title}}', title) })).toBeVisible();
+      await channel.getByRole('button', { name: words.openNamed.replace('{{title}}', title) }).click();
+      await expect(channel.getByRole('status').filter({ hasText: words.opened })).toBeVisible();
+      await expect(row(page, en('ads.chart.opened'))).toContainText(en('ads.chart.value', { count: '1', percent: '5' }));
+      // The customer switches shop offers off on the phone: the server hears it (the next campaign skips this phone).
+      await channel.getByRole('switch', { name: words.switch }).click();
+      await expect(channel.getByText(words.optedOut)).toBeVisible();
+      await expect.poll(() => reached.snapshot().offersOptOut).toBe(true);
+      // Back on (so the next offer is held by the daily limit alone), and stored before it is made.
+      reached.setOffersOptOut(false);
+      expect(await reached.checkIn()).toBe(true);
+    } finally {
+      await phoneScreen.close();
+      await screen.close();
+    }
 
     // Each phone's outcome: the skipped ones say why.
     const targets = page.getByRole('region', { name: en('ads.targets.title') });

@@ -81,6 +81,7 @@ describe('payments split into parts', () => {
     const penalty = await t.post('/api/emi/send_penalty', { customer_id: c.id, instalment_id: first!.id, amount_paise: 250_00, reason: 'Paid late' }, { token: ravi });
     expect(penalty.statusCode, penalty.body).toBe(200);
     const receipt = await pay(c.id, 1_000_00);
+    expect(receipt.loan_product).toBeNull();
     expect(receipt.allocations).toEqual([
       expect.objectContaining({ instalment_number: 1, amount_paise: 1_000_00, parts: { penalty_paise: 250_00, interest_paise: 600_00, tax_paise: 0, principal_paise: 150_00 } }),
     ]);
@@ -104,6 +105,7 @@ describe('payments split into parts', () => {
     const open = (await details(c.id)).instalments.slice(0, 3);
     const interest = open.reduce((s, i) => s + i.interest_paise, 0);
     const receipt = await pay(c.id, interest + 100);
+    expect(receipt.loan_product).toBe('Ledger test: parts across instalments');
     expect(receipt.allocations.map((a) => [a.instalment_number, a.parts])).toEqual([
       [1, { penalty_paise: 0, interest_paise: open[0]!.interest_paise, tax_paise: 0, principal_paise: 100 }],
       [2, { penalty_paise: 0, interest_paise: open[1]!.interest_paise, tax_paise: 0, principal_paise: 0 }],

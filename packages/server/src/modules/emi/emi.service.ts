@@ -142,6 +142,7 @@ export function createEmiService(deps: EmiServiceDeps) {
       retailer: { shop_name: retailer?.shop_name ?? null, name: retailer ? `${retailer.first_name} ${retailer.last_name}` : '', mobile: retailer?.mobile ?? '' },
       allocations: (await emi.allocations(payment.id)).map((a) => ({ instalment_number: a.instalment_number, due_date: a.due_date, amount_paise: a.amount_paise, parts: a.parts })),
       outstanding_after_paise: payment.outstanding_after_paise !== null ? Number(payment.outstanding_after_paise) : instalments.reduce((sum, i) => sum + owed(i), 0),
+      loan_product: (customer.loan_terms as LoanTermsView | null | undefined)?.product.name ?? null,
     };
   }
 

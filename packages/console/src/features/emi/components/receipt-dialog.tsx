@@ -115,6 +115,7 @@ export function ReceiptDialog({ paymentId, onClose, onReversed }: { paymentId: n
               [t('receipt.date'), formatDateTime(receipt.created_at)],
               [t('receipt.customer'), `${receipt.customer.name} · ${receipt.customer.mobile}`],
               [t('receipt.device'), `${receipt.customer.device} · ${receipt.customer.imei1}`],
+              ...(receipt.loan_product ? ([[t('addCustomer.loanProduct'), receipt.loan_product]] as [string, string][]) : []),
               [t('receipt.shop'), receipt.retailer.shop_name || receipt.retailer.name],
               [t('receipt.method'), t(PAYMENT_METHOD_LABEL_KEYS[receipt.method as keyof typeof PAYMENT_METHOD_LABEL_KEYS] ?? receipt.method)],
               [t('receipt.reference'), receipt.reference],

@@ -60,6 +60,7 @@ describe('receiptText', () => {
       { instalment_number: 2, due_date: '2026-07-05', amount_paise: 100_000, parts: { penalty_paise: 0, interest_paise: 12_000, tax_paise: 0, principal_paise: 88_000 } },
     ],
     outstanding_after_paise: 1_000_000,
+    loan_product: null,
   };
   const t = (key: string, vars: Record<string, string | number> = {}) => `${key.split('.').pop()}(${Object.values(vars).join('|')})`;
 
@@ -77,6 +78,11 @@ describe('receiptText', () => {
       'interest(₹120) · principal(₹880)',
       'outstanding(₹10,000)',
     ]);
+  });
+
+  it("names the loan's product, when it has one, before the amount paid and its reference", () => {
+    const lines = receiptText({ ...receipt, loan_product: 'No-cost EMI (GST on interest)' }, t, 'UPI').split('\n');
+    expect(lines.slice(4, 8)).toEqual(['device(Samsung A15|356938035643809)', 'product(No-cost EMI (GST on interest))', 'paid(₹2,000|UPI)', 'reference(UTR123)']);
   });
 
   it('splits a share with a penalty and GST into all four parts, in the order they are settled', () => {

@@ -28,6 +28,7 @@ export function receiptText(receipt: Receipt, t: Translate, methodLabel: string)
     t('receipt.share.date', { date: formatDateTime(receipt.created_at) }),
     t('receipt.share.customer', { name: receipt.customer.name, mobile: receipt.customer.mobile }),
     t('receipt.share.device', { device: receipt.customer.device, imei: receipt.customer.imei1 }),
+    ...(receipt.loan_product ? [t('kfs.text.product', { product: receipt.loan_product })] : []),
     t(receipt.kind === 'reversal' ? 'receipt.share.reversed' : 'receipt.share.paid', {
       amount: formatRupees(receipt.amount_paise),
       method: methodLabel,
@@ -40,6 +41,7 @@ export function receiptText(receipt: Receipt, t: Translate, methodLabel: string)
     ...(receipt.note === FORECLOSURE_NOTE ? [t('ledger.foreclose.receiptNote')] : []),
     t('receipt.share.outstanding', { amount: formatRupees(receipt.outstanding_after_paise) }),
   ];
-  if (receipt.reference) lines.splice(6, 0, t('receipt.share.reference', { reference: receipt.reference }));
+  // The reference goes right after the amount paid.
+  if (receipt.reference) lines.splice(receipt.loan_product ? 7 : 6, 0, t('receipt.share.reference', { reference: receipt.reference }));
   return lines.join('\n');
 }
