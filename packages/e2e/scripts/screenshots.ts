@@ -14,7 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { FAKE_KEY_ID, FAKE_KEY_SECRET, FAKE_WEBHOOK_SECRET } from '../../server/test/support/fake-razorpay.ts';
-import { addLongAntihackingSales, addLongFamilyCare, addLongWarrantySales, createHeldPayment, createLongData, LANGUAGES, MPIN, navigateInApp, RETAILER, settle, setPaymentGateway, signedInScreens, trackRequests, uploadPaymentQr, type Lng } from '../tests/console-screens.ts';
+import { addLongAntihackingSales, addLongCampaign, addLongFamilyCare, addLongWarrantySales, createHeldPayment, createLongData, LANGUAGES, MPIN, navigateInApp, RETAILER, settle, setPaymentGateway, signedInScreens, trackRequests, uploadPaymentQr, type Lng } from '../tests/console-screens.ts';
 import { en, latestOtp, text } from '../tests/fixtures.ts';
 
 const PORT = Number(process.env.SHOTS_PORT ?? 8198);
@@ -35,6 +35,10 @@ async function startServer() {
       // The gateway adapter, pointed at the local fake that makes the held payment (the switch stays off until asked).
       PAYMENT_GATEWAY: 'razorpay', RAZORPAY_BASE_URL: `http://127.0.0.1:${GATEWAY_PORT}`,
       RAZORPAY_KEY_ID: FAKE_KEY_ID, RAZORPAY_KEY_SECRET: FAKE_KEY_SECRET, RAZORPAY_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
+      // Offers go out at any hour, so the long offer has results whenever the screenshots are taken.
+      ADS_SEND_HOURS: '0-24', ADS_CHECK_SECONDS: '2',
+      // The data set-up signs the retailer in several times within the hour.
+      OTP_SENDS_PER_MOBILE_PER_HOUR: '100', OTP_SENDS_PER_IP_PER_HOUR: '1000',
       ...(process.env.SHOTS_CONSOLE_DIST ? { CONSOLE_DIST: process.env.SHOTS_CONSOLE_DIST } : {}),
     },
   });
@@ -92,6 +96,8 @@ try {
   const warranty = await addLongWarrantySales(BASE, APP_SECRET, data);
   data.warranty = warranty;
   data.familycare = await addLongFamilyCare(BASE, APP_SECRET);
+  // A long Tamil offer with results (the send_advertisement screen's third view).
+  data.campaign = await addLongCampaign(BASE, APP_SECRET);
   await createHeldPayment(BASE, APP_SECRET, GATEWAY_PORT, data.latin);
   const session = await signIn(browser);
   for (const lng of LANGS) {
