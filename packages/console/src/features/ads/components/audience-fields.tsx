@@ -6,12 +6,11 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CUSTOMER_STATUS_FILTERS, INSTALL_STATUS_LABEL_KEYS, installStatusOf, type CustomerStatusFilter } from '@kisht/domain/customer-status';
-import { TextField } from '../../../shared/ui/text-field.tsx';
+import { ListFilterBar } from '../../../shared/ui/list-filter-bar.tsx';
 import { SelectField } from '../../../shared/ui/select-field.tsx';
 import { SkeletonList } from '../../../shared/ui/skeleton.tsx';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 import { CustomerPicker, type PickableCustomer } from '../../../shared/customers/customer-picker.tsx';
-import { SEARCH_MAX_LENGTH } from '../../../shared/list-search.ts';
 import { AUDIENCE_KINDS, type AudienceKind, type CampaignDraft, type LockChoice } from '../hooks/campaign-form.ts';
 
 const KIND_LABEL_KEYS: Record<AudienceKind, string> = { all: 'ads.audience.all', filter: 'ads.audience.filter', picked: 'ads.audience.picked' };
@@ -60,24 +59,16 @@ export function AudienceFields({ draft, onChange, list, error }: AudienceFieldsP
       </fieldset>
 
       {draft.audience !== 'all' ? (
-        <div className="list-filters">
-          <TextField
-            label={t('customers.searchLabel')}
-            type="search"
-            inputMode="search"
-            autoComplete="off"
+        <div className="ads-audience-filters">
+          <ListFilterBar
+            typed={draft.search}
+            onType={(search) => onChange({ search })}
             placeholder={t('customers.searchPlaceholder')}
-            maxLength={SEARCH_MAX_LENGTH}
-            value={draft.search}
-            onChange={(event) => onChange({ search: event.target.value })}
+            groupLabel={t('customers.statusFilter')}
+            filters={CUSTOMER_STATUS_FILTERS.map((filter) => ({ value: filter, label: t(statusLabelKey(filter)) }))}
+            state={draft.status}
+            onChoose={(status) => onChange({ status })}
           />
-          <div className="chips" role="group" aria-label={t('customers.statusFilter')}>
-            {CUSTOMER_STATUS_FILTERS.map((filter) => (
-              <button key={filter} type="button" className="chip" aria-pressed={draft.status === filter} onClick={() => onChange({ status: filter })}>
-                {t(statusLabelKey(filter))}
-              </button>
-            ))}
-          </div>
           <SelectField label={t('customers.lockFilter')} value={draft.lock} onChange={(event) => onChange({ lock: event.target.value as LockChoice })}>
             <option value="all">{t('customerStatus.all')}</option>
             <option value="1">{t('lockStatus.locked')}</option>
