@@ -171,16 +171,16 @@ export async function buildApp(config: Config, deps: AppDeps) {
   const eventsRepository = createEventsRepository(db);
   const eventsLog = (message: string, error?: unknown) => app.log.warn({ err: error }, message);
   const bus = config.DATABASE_URL ? createPostgresBus({ connectionString: config.DATABASE_URL, notify: eventsRepository.notify, log: eventsLog }) : createLocalBus();
-  const events = createEventHub({ bus, events: eventsRepository, customers: customersRepository, log: eventsLog });
   // Notifications reach the retailer's phone through the console's native shell too: pushed by the node that wrote
-  // them, when it tells of them (every service is given this notify).
+  // them, when it tells of them.
   const push = deps.push ?? pushProviderFromEnv(config.pushEnv);
   const notificationPush = createNotificationPush({ db, provider: push, log: (message, error) => app.log.warn({ err: error }, message) });
-  const tellStreams = events.notify;
-  events.notify = (event) => {
-    tellStreams(event);
-    if (event.type === 'notification') notificationPush.arrived(event.user_ids);
-  };
+  const events = createEventHub({
+    bus, events: eventsRepository, customers: customersRepository, log: eventsLog,
+    onEmit: (event) => {
+      if (event.type === 'notification') notificationPush.arrived(event.user_ids);
+    },
+  });
   // Cached sessions follow what ends them on any node: a user's sessions ended, or switches or a block changed
   // (they apply to a whole subtree, so every cached session is read again; keys and details leave them be).
   bus.subscribe((message) => {

@@ -246,7 +246,7 @@ export function createEmiService(deps: EmiServiceDeps) {
 
   /** The day the loan was made: its start date, else the day it was enrolled. */
   function disbursedOn(customer: { start_date: string | null; created_at: Date }): string {
-    return customer.start_date ?? customer.created_at.toLocaleDateString('en-CA', { timeZone: 'Asia/Kolkata' });
+    return customer.start_date ?? todayInIndia(customer.created_at);
   }
 
   function quoteView(customerId: number, day: string, quote: ReturnType<typeof foreclosureQuote>, outstanding: number): ForeclosureQuote {
@@ -458,7 +458,6 @@ export function createEmiService(deps: EmiServiceDeps) {
       const amountChanges = changes.filter((c) => c.before !== null && c.before.amount_paise !== c.after.amount_paise);
       const changedBy = new Map<number, number>();
       for (const c of amountChanges) changedBy.set(c.instalment_id, (changedBy.get(c.instalment_id) ?? 0) + c.after.amount_paise - c.before!.amount_paise);
-      const day = (d: Date) => d.toLocaleDateString('en-CA', { timeZone: 'Asia/Kolkata' });
       // Each event with what the contract's line adds to it; due lines lead their day, the rest follow in the order they happened.
       const events: Array<{ event: StatementEvent; at: number; line: Pick<StatementLine, 'instalment_number' | 'payment_id' | 'receipt_no' | 'reason' | 'parts'> }> = [];
       const none = { payment_id: null, receipt_no: null, parts: null };
@@ -473,7 +472,7 @@ export function createEmiService(deps: EmiServiceDeps) {
       }
       for (const c of amountChanges) {
         events.push({
-          event: { kind: 'edit', date: day(c.created_at), number: c.instalment_number, beforePaise: c.before!.amount_paise, afterPaise: c.after.amount_paise, reason: c.reason ?? '' },
+          event: { kind: 'edit', date: todayInIndia(c.created_at), number: c.instalment_number, beforePaise: c.before!.amount_paise, afterPaise: c.after.amount_paise, reason: c.reason ?? '' },
           at: c.created_at.getTime(), line: { ...none, instalment_number: c.instalment_number, reason: c.reason },
         });
       }

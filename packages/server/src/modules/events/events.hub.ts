@@ -24,6 +24,8 @@ export interface EventHubOptions {
   events: EventsRepository;
   customers: Pick<CustomersRepository, 'visibleTo'>;
   log: (message: string, error?: unknown) => void;
+  /** Told of every change this node emits, after the bus: work only the emitting node does (pushing notifications). */
+  onEmit?: (event: ChangeEvent) => void;
   /** Changes are gathered this long and sent together (a bulk lock's hundreds of reports become a few events). */
   gatherMs?: number;
   keepAliveMs?: number;
@@ -195,6 +197,7 @@ export function createEventHub(options: EventHubOptions) {
       if ('customer_ids' in event && event.customer_ids.length === 0) return;
       if ('user_ids' in event && event.user_ids.length === 0) return;
       bus.publish(event);
+      options.onEmit?.(event);
     } catch (error) {
       options.log('publishing an event failed', error);
     }
