@@ -97,4 +97,41 @@ describe('phone reports arriving together', () => {
     const taken = (await t.db.query<{ n: string }>('SELECT last_event_n::text AS n FROM devices WHERE id = $1', [device.device_id])).rows[0];
     expect(taken?.n).toBe('3');
   });
+  /** The statements that read device rows while `work` runs. */
+  async function deviceReads(work: () => Promise<unknown>): Promise<string[]> {
+    const reads: string[] = [];
+    const { query } = t.db;
+    t.db.query = (<R>(sql: string, params?: unknown[]) => {
+      if (/FROM devices WHERE id = (\$1|ANY)/.test(sql) && !/FOR UPDATE|last_event_n::text/.test(sql)) reads.push(sql);
+      return query.call(t.db, sql, params) as Promise<{ rows: R[]; rowCount: number | null }>;
+    }) as typeof t.db.query;
+    try {
+      await work();
+    } finally {
+      t.db.query = query;
+    }
+    return reads;
+  }
+
+  it('from phones the server has not read lately read their devices in one statement; after a bulk command, in none', async () => {
+    const fresh = await Promise.all(Array.from({ length: 5 }, () => f.phone()));
+    for (const p of fresh) await p.phone.close();
+    let outcomes: string[] = [];
+    const cold = await deviceReads(async () => {
+      outcomes = await Promise.all(fresh.map((p) => report(p.device, 1, { kind: 'offers_opt_out', opted_out: true })));
+    });
+    expect(outcomes).toEqual(Array(5).fill('taken'));
+    expect(cold).toHaveLength(1);
+    expect(cold[0]).toMatch(/ANY/);
+    const optedOut = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM devices WHERE id = ANY($1::uuid[]) AND offers_opt_out', [fresh.map((p) => p.device.device_id)]);
+    expect(optedOut.rows[0]!.n).toBe(5);
+
+    // The bulk lock read its phones to publish to them: their reports find them.
+    const { phones, commands } = await lockAll(4);
+    const warm = await deviceReads(async () => {
+      outcomes = await Promise.all(phones.map((p, i) => ack(p.device, 1, commands[i]!, 'done')));
+    });
+    expect(outcomes).toEqual(Array(4).fill('taken'));
+    expect(warm).toEqual([]);
+  });
 });

@@ -132,6 +132,8 @@ export function createCommandChannel(deps: {
   }
 
   async function publishInOrder(device: DeviceRow, rows: CommandRow[]): Promise<string[]> {
+    // Its reports follow: they find the row in the cache instead of each reading it again.
+    remember(device);
     const sent: string[] = [];
     for (const row of rows) {
       await deps.transport(device, seal(device.offline_secret, toMessage(row)), row);
@@ -293,16 +295,50 @@ export function createCommandChannel(deps: {
    * active, and a report that does not open under the cached secret is tried once against a fresh read.
    */
   const deviceCache = new Map<string, { device: DeviceRow; until: number }>();
+  function cacheDevice(device: DeviceRow): void {
+    deviceCache.delete(device.id);
+    if (deviceCache.size >= DEVICE_CACHE_ENTRIES) deviceCache.delete(deviceCache.keys().next().value!);
+    deviceCache.set(device.id, { device, until: Date.now() + DEVICE_CACHE_MS });
+  }
+  /** A row just read to publish to the device, kept unless a live one is there. */
+  function remember(device: DeviceRow): void {
+    const cached = deviceCache.get(device.id);
+    if (!cached || cached.until <= Date.now()) cacheDevice(device);
+  }
+
+  /**
+   * Reads of devices missing from the cache, gathered until the event loop turns and made in one statement:
+   * after a restart, or when a bulk command goes out, thousands of phones report within the same second.
+   */
+  let waitingReads: Map<string, Array<{ resolve: (device: DeviceRow | undefined) => void; reject: (error: unknown) => void }>> | null = null;
+  function readDevice(deviceId: string): Promise<DeviceRow | undefined> {
+    if (!waitingReads) {
+      const reads = new Map<string, Array<{ resolve: (device: DeviceRow | undefined) => void; reject: (error: unknown) => void }>>();
+      waitingReads = reads;
+      setImmediate(() => {
+        waitingReads = null;
+        devices.devicesByIds([...reads.keys()]).then((rows) => {
+          const byId = new Map(rows.map((row) => [row.id, row]));
+          for (const [id, waiting] of reads) for (const one of waiting) one.resolve(byId.get(id));
+        }, (error: unknown) => {
+          for (const waiting of reads.values()) for (const one of waiting) one.reject(error);
+        });
+      });
+    }
+    const reads = waitingReads;
+    return new Promise((resolve, reject) => {
+      const waiting = reads.get(deviceId);
+      if (waiting) waiting.push({ resolve, reject });
+      else reads.set(deviceId, [{ resolve, reject }]);
+    });
+  }
+
   async function deviceFor(deviceId: string, fresh = false): Promise<DeviceRow | undefined> {
     const cached = deviceCache.get(deviceId);
     if (!fresh && cached && cached.until > Date.now()) return cached.device;
-    const device = await devices.device(deviceId);
-    if (device) {
-      if (deviceCache.size >= DEVICE_CACHE_ENTRIES) deviceCache.delete(deviceCache.keys().next().value!);
-      deviceCache.set(deviceId, { device, until: Date.now() + DEVICE_CACHE_MS });
-    } else {
-      deviceCache.delete(deviceId);
-    }
+    const device = await readDevice(deviceId);
+    if (device) cacheDevice(device);
+    else deviceCache.delete(deviceId);
     return device;
   }
 

@@ -35,8 +35,10 @@ export function createEventsRepository(db: Queryable) {
       return new Set(res.rows.map((r) => r.id));
     },
 
-    async notify(channel: string, payload: string): Promise<void> {
-      await db.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    /** Sends the payloads on the channel in one statement, in their order. */
+    async notify(channel: string, payloads: readonly string[]): Promise<void> {
+      if (payloads.length === 0) return;
+      await db.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) WITH ORDINALITY AS n(p, i) ORDER BY i', [channel, payloads]);
     },
   };
 }
