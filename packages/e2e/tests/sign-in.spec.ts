@@ -79,3 +79,59 @@ test('the request-an-account form loads from the login screen when asked for and
   await page.getByRole('button', { name: en('auth.login.requestAccount') }).click();
   await expect(dialog.getByLabel(en('auth.signup.shop_name'))).toHaveValue('Nidhi Mobiles');
 });
+
+test('the sign-in screen comes drawn in the page, in the language of the cookie, before any script has run', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto('/privacy-policy');
+  await page.evaluate(() => {
+    document.cookie = 'i18next=tm; path=/';
+  });
+  // No script at all: what shows is the HTML and its CSS alone.
+  await page.route('**/*.js', (route) => route.abort());
+  await page.goto('/login');
+  await expect(page.getByRole('heading', { name: text('tm', 'auth.login.title') })).toBeVisible();
+  await expect(page.getByText(text('tm', 'auth.login.subtitle'))).toBeVisible();
+  await expect(page.getByRole('button', { name: text('tm', 'auth.login.sendOtp') })).toBeVisible();
+  // Nothing can be typed into it until the app has taken it over.
+  await expect(page.locator('[data-prerendered="tm"]')).toHaveAttribute('inert', '');
+
+  // With the scripts, the app's own screen takes its place and works.
+  await page.unroute('**/*.js');
+  await page.reload();
+  await expect(page.locator('[data-prerendered]')).toHaveCount(0);
+  await page.getByLabel(text('tm', 'auth.login.mobileLabel')).fill('12345');
+  await page.getByRole('button', { name: text('tm', 'auth.login.sendOtp') }).click();
+  await expect(page.getByText(text('tm', 'auth.login.invalidMobile'))).toBeVisible();
+});
+
+test('a drawn sign-in screen in another language than the stored one, or with a session stored, waits behind the splash', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto('/privacy-policy');
+  // Hindi chosen on this phone before (storage, no cookie): the page comes drawn in English, which must not flash.
+  await page.evaluate(() => {
+    document.cookie = 'i18next=; max-age=0; path=/';
+    localStorage.setItem('language', 'hn');
+  });
+  await page.route('**/*.js', (route) => route.abort());
+  await page.goto('/login');
+  await expect(page.locator('[data-prerendered="en"]')).toBeAttached();
+  await expect(page.getByRole('heading', { name: en('auth.login.title') })).toBeHidden();
+  await expect(page.locator('#boot-splash')).toBeVisible();
+
+  await page.unroute('**/*.js');
+  await page.reload();
+  await expect(page.getByRole('heading', { name: text('hn', 'auth.login.title') })).toBeVisible();
+  await expect(page.locator('#boot-splash')).toHaveCount(0);
+
+  // A session stored: the app will go past the sign-in screen, so the drawn one does not show either.
+  await page.evaluate(() => {
+    localStorage.setItem('language', 'en');
+    document.cookie = 'i18next=en; path=/';
+    localStorage.setItem('token', 'x.y.z');
+  });
+  await page.route('**/*.js', (route) => route.abort());
+  await page.goto('/login');
+  await expect(page.locator('[data-prerendered="en"]')).toBeAttached();
+  await expect(page.getByRole('heading', { name: en('auth.login.title') })).toBeHidden();
+  await expect(page.locator('#boot-splash')).toBeVisible();
+});

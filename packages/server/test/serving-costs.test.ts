@@ -14,6 +14,8 @@ let t: TestApp;
 beforeAll(async () => {
   mkdirSync(path.join(dist, 'assets'));
   writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Kisht</title>');
+  mkdirSync(path.join(dist, 'prerender'));
+  for (const lng of ['en', 'tm']) writeFileSync(path.join(dist, 'prerender', `login.${lng}.html`), `<!doctype html><div id="root"><main data-prerendered="${lng}"></main></div>`);
   writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js'), script);
   writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js.br'), brotliCompressSync(script));
   writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js.gz'), gzipSync(script));
@@ -46,6 +48,24 @@ describe('console assets', () => {
       expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     }
     expect(br.headers.vary).toMatch(/accept-encoding/i);
+  });
+});
+
+describe('the sign-in page', () => {
+  const page = (url: string, cookie?: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'text/html', ...(cookie ? { cookie } : {}) } });
+
+  it("goes with its screen drawn in the language of the console's cookie, English without one; other pages and languages not drawn get index.html", async () => {
+    const tamil = await page('/login', 'theme=1; i18next=tm');
+    expect(tamil.statusCode).toBe(200);
+    expect(tamil.headers['content-type']).toMatch(/text\/html/);
+    expect(tamil.headers['cache-control']).toBe('no-cache');
+    expect(tamil.body).toContain('data-prerendered="tm"');
+    expect((await page('/login?next=%2Fdashboard')).body).toContain('data-prerendered="en"');
+    // The build drew no Hindi page here: the app draws the screen itself.
+    expect((await page('/login', 'i18next=hn')).body).toBe('<!doctype html><title>Kisht</title>');
+    expect((await page('/login', 'i18next=../../etc')).body).toContain('data-prerendered="en"');
+    expect((await page('/dashboard', 'i18next=tm')).body).toBe('<!doctype html><title>Kisht</title>');
+    expect((await page('/login/other')).body).toBe('<!doctype html><title>Kisht</title>');
   });
 });
 

@@ -52,7 +52,14 @@ const start = () =>
       </StrictMode>,
     );
   });
-void Promise.race([words.catch(() => undefined), new Promise((resolve) => window.setTimeout(resolve, I18N_WAIT_MS))]).then(start);
+// A sign-in screen drawn in the page (decision 030) is painted once before the app's render replaces it: the
+// paint is the screen's, whenever the scripts arrive.
+const drawnPainted = container.querySelector('[data-prerendered]')
+  ? new Promise((resolve) => window.requestAnimationFrame(() => window.setTimeout(resolve, 0)))
+  : null;
+void Promise.race([words.catch(() => undefined), new Promise((resolve) => window.setTimeout(resolve, I18N_WAIT_MS))])
+  .then(() => drawnPainted)
+  .then(start);
 
 // The service worker downloads the whole app shell: let the first screen load first.
 if (document.readyState === 'complete') void registerServiceWorker();

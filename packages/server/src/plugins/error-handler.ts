@@ -1,5 +1,6 @@
 /** One error handler: known errors keep their code, validation errors list their fields, 5xx text is hidden. */
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, errorMessage } from '../errors.ts';
 import { languageOf, translate } from '../shared/messages.ts';
@@ -67,8 +68,11 @@ export function registerErrorHandling(app: FastifyInstance, options: { consoleIn
     // The console is a single-page app: its routes (/login, /dashboard ...) all load index.html.
     const isPage = request.method === 'GET' && !/^\/(api|locales)(\/|$)/.test(request.url) && (request.headers.accept ?? '').includes('text/html');
     if (isPage) {
-      // Read each time (a small file in the page cache) so a rebuilt console is served without a restart.
-      const indexHtml = await readFile(options.consoleIndex, 'utf8').catch(() => null);
+      // Read each time (a small file in the page cache) so a rebuilt console is served without a restart. The
+      // sign-in page goes with its screen drawn in the caller's language, when the build has written it.
+      const pathname = request.url.split('?', 1)[0];
+      const signIn = pathname === '/login' ? await readFile(path.join(path.dirname(options.consoleIndex), 'prerender', `login.${languageOf(cookie)}.html`), 'utf8').catch(() => null) : null;
+      const indexHtml = signIn ?? (await readFile(options.consoleIndex, 'utf8').catch(() => null));
       if (indexHtml) return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
     }
     // The URL exists with other methods: 405 with the ones it has (spec section 8), not 404.

@@ -1,0 +1,50 @@
+// Writes the sign-in page with its screen already in the HTML, one per language (dist/prerender/login.<lng>.html),
+// from the built index.html and src/app/prerender-sign-in.tsx. The server sends it for /login in the language of the
+// i18next cookie, so a slow phone paints the screen as soon as the HTML and the CSS are in, before the scripts.
+// index.html's boot script shows the splash instead when the page's language is not the one the app will start in,
+// or a session is stored (the app will go elsewhere); the app's first render replaces the screen either way.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createServer } from 'vite';
+
+const CONSOLE = new URL('..', import.meta.url).pathname;
+const DIST = join(CONSOLE, 'dist');
+const OUT = join(DIST, 'prerender');
+const LOCALES = join(CONSOLE, '..', 'locales');
+
+const template = readFileSync(join(DIST, 'index.html'), 'utf8');
+const ROOT = '<div id="root"></div>';
+const HEAD = '<meta charset="UTF-8" />';
+const SPLASH = '<div id="boot-splash"';
+for (const part of [ROOT, HEAD, SPLASH]) if (!template.includes(part)) throw new Error(`prerender: dist/index.html has no ${part}`);
+
+// Vite loads the module as the app's build would (TSX, CSS imports left out on the server side).
+const vite = await createServer({
+  root: CONSOLE,
+  configFile: false,
+  logLevel: 'warn',
+  appType: 'custom',
+  server: { middlewareMode: true, hmr: false, ws: false },
+  optimizeDeps: { noDiscovery: true, include: [] },
+});
+try {
+  const { renderSignIn } = await vite.ssrLoadModule('/src/app/prerender-sign-in.tsx');
+  const { LANGUAGES, FALLBACK_LANGUAGE } = await vite.ssrLoadModule('@kisht/domain/constants');
+  const read = (lng) => JSON.parse(readFileSync(join(LOCALES, `${lng}.json`), 'utf8'));
+  const fallback = read(FALLBACK_LANGUAGE);
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+  let bytes = 0;
+  for (const lng of LANGUAGES) {
+    const markup = renderSignIn(lng, read(lng), fallback);
+    const page = template
+      .replace(HEAD, `${HEAD}\n    <meta name="kisht-prerendered" content="${lng}" />`)
+      .replace(SPLASH, `${SPLASH} data-standby`)
+      .replace(ROOT, `<div id="root">${markup}</div>`);
+    writeFileSync(join(OUT, `login.${lng}.html`), page);
+    bytes += page.length;
+  }
+  console.log(`prerender: the sign-in page in ${LANGUAGES.length} languages (${(bytes / 1024).toFixed(1)} KB in all)`);
+} finally {
+  await vite.close();
+}
