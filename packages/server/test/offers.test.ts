@@ -333,4 +333,20 @@ describe("notifications through the native shell's push", () => {
     }
     expect((await t.db.query('SELECT count(*)::int AS n FROM user_push_tokens WHERE token = $1', ['shell-ravi'])).rows[0]).toEqual({ n: 0 });
   });
+  it("push only while the session that registered the token lasts: signed out there, or another session's token, nothing goes", async () => {
+    const raviId = (await t.db.query<{ id: number }>('SELECT id FROM users WHERE mobile = $1', [RAVI])).rows[0]!.id;
+    const second = (await t.signIn(RAVI)).token;
+    expect((await t.post('/api/notifications/push_token', { token: 'shell-ravi-kept', language: 'en' }, { token: ravi })).statusCode).toBe(200);
+    expect((await t.post('/api/notifications/push_token', { token: 'shell-ravi-gone', language: 'en' }, { token: second })).statusCode).toBe(200);
+    // The second phone is signed out (here by its own hand; a sign-out from another phone ends the session the same way).
+    expect((await t.post('/api/auth/logout', {}, { token: second })).statusCode).toBe(200);
+    const before = fcm.accepted.length;
+    expect((await t.post('/api/keys/transfer', { id: randomUUID(), kind: 'request', product_type: 0, quantity: 1 }, { token: sunita })).statusCode).toBe(200);
+    for (let i = 0; i < 100 && fcm.accepted.length === before; i++) await new Promise((r) => setTimeout(r, 20));
+    // Nothing more is on its way: pushing again sends nothing.
+    expect(await t.services.notificationPush.pushFor([raviId])).toBe(0);
+    const tokens = fcm.accepted.slice(before).map((m) => m.message.token);
+    expect(tokens).toContain('shell-ravi-kept');
+    expect(tokens).not.toContain('shell-ravi-gone');
+  });
 });

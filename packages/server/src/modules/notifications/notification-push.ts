@@ -63,7 +63,10 @@ export function createNotificationPush(deps: { db: Database; provider: PushProvi
            SELECT * FROM notifications n WHERE n.user_id = t.user_id AND n.id > t.pushed_up_to AND n.read_at IS NULL ORDER BY n.id DESC LIMIT ${PUSH_BURST}
          ) n
          LEFT JOIN customers c ON c.id = n.customer_id
+         JOIN users u ON u.id = t.user_id AND u.active
         WHERE t.user_id = ANY($1::int[])
+          -- Only while the session that registered the token is live (a token from before sessions were kept: any of the member's).
+          AND EXISTS (SELECT 1 FROM sessions s WHERE s.id = coalesce(t.session_id, s.id) AND s.user_id = t.user_id AND s.ended_at IS NULL AND s.expires_at > now())
         ORDER BY t.token, n.id`,
       [[...new Set(userIds)]],
     )).rows;
@@ -101,15 +104,18 @@ export function createNotificationPush(deps: { db: Database; provider: PushProvi
       void pushFor(userIds).catch((error: unknown) => deps.log('notification push failed', error));
     },
 
-    /** Registers the shell's token for the member (moving it from whoever had it on that phone). */
-    async register(userId: number, token: string, language: Language): Promise<void> {
+    /**
+     * Registers the shell's token for the member's session (moving it from whoever had it on that phone): pushes
+     * stop when that session ends.
+     */
+    async register(userId: number, sessionId: string, token: string, language: Language): Promise<void> {
       // Starts after the member's newest notification: the phone is told of what arrives from now on.
       await db.query(
-        `INSERT INTO user_push_tokens (token, user_id, language, pushed_up_to)
-         VALUES ($1, $2, $3, coalesce((SELECT max(id) FROM notifications WHERE user_id = $2), 0))
-         ON CONFLICT (token) DO UPDATE SET language = EXCLUDED.language, updated_at = now(),
+        `INSERT INTO user_push_tokens (token, user_id, session_id, language, pushed_up_to)
+         VALUES ($1, $2, $4, $3, coalesce((SELECT max(id) FROM notifications WHERE user_id = $2), 0))
+         ON CONFLICT (token) DO UPDATE SET language = EXCLUDED.language, updated_at = now(), session_id = EXCLUDED.session_id,
            user_id = EXCLUDED.user_id, pushed_up_to = CASE WHEN user_push_tokens.user_id = EXCLUDED.user_id THEN user_push_tokens.pushed_up_to ELSE EXCLUDED.pushed_up_to END`,
-        [token, userId, language],
+        [token, userId, language, sessionId],
       );
     },
 

@@ -33,9 +33,10 @@ export async function notificationsRoutes(app: App, opts: { notifications: Notif
 
   app.post('/api/notifications/push_token', {
     config: { callers: SIGNED_IN, scope: 'own' },
-    schema: { tags, security, body: PushTokenBody, response: { 200: Ok(Type.Null()), ...errors }, summary: "Register the native shell's push token for your notifications, worded in `language` (docs/native-bridge.md)" },
+    schema: { tags, security, body: PushTokenBody, response: { 200: Ok(Type.Null()), ...errors }, summary: "Register the native shell's push token for your notifications, worded in `language`, for as long as this session lasts (docs/native-bridge.md)" },
   }, async (request) => {
-    await opts.push.register(authOf(request).userId, request.body.token, request.body.language ?? FALLBACK_LANGUAGE);
+    const auth = authOf(request);
+    await opts.push.register(auth.userId, auth.sessionId, request.body.token, request.body.language ?? FALLBACK_LANGUAGE);
     return ok(request, null);
   });
 
