@@ -351,6 +351,9 @@ describe('foreclosure', () => {
 
     const s = await statement(c.id);
     expect(s.balance_paise).toBe(0);
+    // The later instalments fell due the day the loan closed: the running balance never dips below 0.
+    expect(s.lines.filter((l) => l.balance_after_paise < 0)).toEqual([]);
+    expect(s.lines.filter((l) => l.kind === 'due' && l.date > today)).toEqual([]);
     expect(s.lines.filter((l) => l.kind === 'edit').length).toBeGreaterThan(0);
     expect(s.lines.some((l) => l.kind === 'penalty' && l.reason === 'foreclosure_fee' && l.delta_paise === q.fee_paise)).toBe(true);
     expect((await changes(c.id)).filter((h) => h.kind === 'foreclosure').length).toBe(before.instalments.filter((i) => i.due_date > today).length);
@@ -377,7 +380,11 @@ describe('foreclosure', () => {
     const closed = await t.post('/api/emi/foreclose', { customer_id: c.id, amount_paise: q.total_paise, method: 'cash', idempotency_key: `close-ahead-${c.id}` }, { token: ravi });
     expect(closed.statusCode, closed.body).toBe(200);
     expect((await details(c.id)).totals.outstanding_paise).toBe(0);
-    expect((await statement(c.id)).balance_paise).toBe(0);
+    const s = await statement(c.id);
+    expect(s.balance_paise).toBe(0);
+    // Paid ahead, then closed: every instalment fell due the day the loan closed, and the balance never went below 0.
+    expect(s.lines.filter((l) => l.balance_after_paise < 0)).toEqual([]);
+    expect(s.lines.filter((l) => l.kind === 'due').map((l) => l.date)).toEqual(before.map(() => today));
     expect((await paidParts(c.id)).filter((r) => r.over)).toEqual([]);
     // A foreclosure's payment is final; an ordinary payment's key cannot be used to close the loan, nor the other way.
     const reversed = await t.post('/api/emi/reverse_payment', { payment_id: (closed.json().data as Receipt).payment_id, reason: 'UPI failed' }, { token: ravi });

@@ -461,8 +461,12 @@ export function createEmiService(deps: EmiServiceDeps) {
       // Each event with what the contract's line adds to it; due lines lead their day, the rest follow in the order they happened.
       const events: Array<{ event: StatementEvent; at: number; line: Pick<StatementLine, 'instalment_number' | 'payment_id' | 'receipt_no' | 'reason' | 'parts'> }> = [];
       const none = { payment_id: null, receipt_no: null, parts: null };
+      // A loan closed early brings every instalment not yet due then (paid ahead or not) due on the day it closed:
+      // listed that day before the changes and the payment that closed it, the running balance never goes below 0.
+      const closedOn = changes.filter((c) => c.kind === 'foreclosure').map((c) => todayInIndia(c.created_at)).sort().at(-1);
       for (const i of instalments) {
-        events.push({ event: { kind: 'due', date: i.due_date, number: i.number, amountPaise: i.amount_paise - (changedBy.get(i.id) ?? 0) }, at: 0, line: { ...none, instalment_number: i.number, reason: null } });
+        const date = closedOn !== undefined && closedOn < i.due_date ? closedOn : i.due_date;
+        events.push({ event: { kind: 'due', date, number: i.number, amountPaise: i.amount_paise - (changedBy.get(i.id) ?? 0) }, at: 0, line: { ...none, instalment_number: i.number, reason: null } });
       }
       for (const p of ledger.penalties) {
         events.push({ event: { kind: 'penalty', date: p.day, number: numberOf.get(p.instalment_id)!, amountPaise: Number(p.amount_paise), reason: p.reason }, at: p.at.getTime(), line: { ...none, instalment_number: numberOf.get(p.instalment_id)!, reason: p.reason } });
