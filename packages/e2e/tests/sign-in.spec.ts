@@ -94,11 +94,18 @@ test('the sign-in screen comes drawn in the page, in the language of the cookie,
   await expect(page.getByRole('button', { name: text('tm', 'auth.login.sendOtp') })).toBeVisible();
   // Nothing can be typed into it until the app has taken it over.
   await expect(page.locator('[data-prerendered="tm"]')).toHaveAttribute('inert', '');
+  // The organisation's name and colours are there already, as the app will show them.
+  const drawnName = await page.locator('.auth-brand__name').innerText();
+  expect(drawnName).not.toMatch(/%|^$/);
+  const colourOf = () => page.getByRole('button', { name: text('tm', 'auth.login.sendOtp') }).evaluate((b) => getComputedStyle(b).backgroundColor);
+  const drawnColour = await colourOf();
 
   // With the scripts, the app's own screen takes its place and works.
   await page.unroute('**/*.js');
   await page.reload();
   await expect(page.locator('[data-prerendered]')).toHaveCount(0);
+  await expect(page.locator('.auth-brand__name')).toHaveText(drawnName);
+  expect(await colourOf()).toBe(drawnColour);
   await page.getByLabel(text('tm', 'auth.login.mobileLabel')).fill('12345');
   await page.getByRole('button', { name: text('tm', 'auth.login.sendOtp') }).click();
   await expect(page.getByText(text('tm', 'auth.login.invalidMobile'))).toBeVisible();

@@ -50,7 +50,7 @@ import { createAuthService } from './modules/auth/auth.service.ts';
 import { createSignupsService } from './modules/users/signups.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.ts';
-import { configRoutes } from './modules/config/config.routes.ts';
+import { configRoutes, orgAppConfig } from './modules/config/config.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { devRoutes } from './modules/dev/dev.routes.ts';
 import { localesRoutes } from './modules/locales/locales.routes.ts';
@@ -217,7 +217,15 @@ export async function buildApp(config: Config, deps: AppDeps) {
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
   app.get('/api/openapi.json', { config: { public: true, skipEmm: true, callers: ['public'], scope: 'none' }, schema: { hide: true } }, async () => app.swagger());
 
-  registerErrorHandling(app, { consoleIndex: path.join(config.CONSOLE_DIST, 'index.html') });
+  registerErrorHandling(app, {
+    consoleIndex: path.join(config.CONSOLE_DIST, 'index.html'),
+    signInBranding: async () => {
+      const org = await orgs.findById(config.APP_ORG_ID);
+      if (!org) return null;
+      const shown = orgAppConfig(org);
+      return { name: shown.company_name || shown.name, theme: shown.theme };
+    },
+  });
   await app.register(inputGuard);
   // Imported only when used: the Redis client is a fifth of the start-up's module loading.
   const redisSeen = config.REDIS_URL ? await (await import('./modules/security/emm-seen.redis.ts')).createRedisEmmSeen({ url: config.REDIS_URL, windowMs: config.limits.emmWindowMs, log: eventsLog }) : null;

@@ -15,7 +15,9 @@ beforeAll(async () => {
   mkdirSync(path.join(dist, 'assets'));
   writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Kisht</title>');
   mkdirSync(path.join(dist, 'prerender'));
-  for (const lng of ['en', 'tm']) writeFileSync(path.join(dist, 'prerender', `login.${lng}.html`), `<!doctype html><div id="root"><main data-prerendered="${lng}"></main></div>`);
+  for (const lng of ['en', 'tm']) {
+    writeFileSync(path.join(dist, 'prerender', `login.${lng}.html`), `<!doctype html><head><meta name="kisht-prerendered" content="${lng}" /></head><div id="root"><main data-prerendered="${lng}"><p class="auth-brand__name">%KISHT_ORG_NAME%</p></main></div>`);
+  }
   writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js'), script);
   writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js.br'), brotliCompressSync(script));
   writeFileSync(path.join(dist, 'assets', 'index-Ab12Cd34.js.gz'), gzipSync(script));
@@ -66,6 +68,21 @@ describe('the sign-in page', () => {
     expect((await page('/login', 'i18next=../../etc')).body).toContain('data-prerendered="en"');
     expect((await page('/dashboard', 'i18next=tm')).body).toBe('<!doctype html><title>Kisht</title>');
     expect((await page('/login/other')).body).toBe('<!doctype html><title>Kisht</title>');
+  });
+
+  it("names the organisation the console is built for, escaped, and carries its colours for the boot script", async () => {
+    const orgId = t.config.APP_ORG_ID;
+    const before = (await t.db.query<{ company_name: string }>('SELECT company_name FROM organizations WHERE id = $1', [orgId])).rows[0]!.company_name;
+    await t.db.query('UPDATE organizations SET company_name = $2 WHERE id = $1', [orgId, 'Shree <Ganesh> & "Sons" Finance']);
+    try {
+      const body = (await page('/login', 'i18next=tm')).body;
+      expect(body).toContain('<p class="auth-brand__name">Shree &#60;Ganesh&#62; &#38; &#34;Sons&#34; Finance</p>');
+      expect(body).not.toContain('%KISHT_ORG_NAME%');
+      const theme = /<meta name="kisht-theme" content="([^"]*)"/.exec(body)?.[1];
+      expect(JSON.parse(theme!.replaceAll('&#34;', '"'))).toEqual((await t.get('/api/organizations/get_org_app_config')).json().data.theme);
+    } finally {
+      await t.db.query('UPDATE organizations SET company_name = $2 WHERE id = $1', [orgId, before]);
+    }
   });
 });
 

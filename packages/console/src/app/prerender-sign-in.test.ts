@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { renderSignIn } from './prerender-sign-in.tsx';
+import { ORG_NAME_SLOT, renderSignIn } from './prerender-sign-in.tsx';
 
 const dictionary = (lng: string) => JSON.parse(readFileSync(new URL(`../../../locales/${lng}.json`, import.meta.url), 'utf8')) as Record<string, Record<string, Record<string, string>>>;
 const en = dictionary('en');
@@ -16,6 +16,8 @@ describe('the sign-in screen drawn at build time', () => {
     expect(html).toContain('+91');
     expect(html).toContain('href="/privacy-policy"');
     expect(html).not.toContain(en.auth!.login!.sendOtp);
+    // The organisation's name is left for the server to fill in.
+    expect(html).toContain(`<p class="auth-brand__name">${ORG_NAME_SLOT}</p>`);
   });
 
   it('cannot be typed into before the app takes over, and says which language it was drawn in', () => {

@@ -23,7 +23,31 @@ function methodsOf(app: FastifyInstance, url: string): string[] {
   return METHODS.filter((method) => app.findRoute({ method, url: pathname }) !== null);
 }
 
-export function registerErrorHandling(app: FastifyInstance, options: { consoleIndex: string }) {
+/** The organisation the console is built for, as its sign-in page shows it. */
+export interface SignInBranding {
+  name: string;
+  theme: { primary: string; onPrimary: string; accent: string; surface: string };
+}
+
+/** In the sign-in page drawn at build time (console/scripts/prerender.mjs): where the organisation's name goes. */
+const ORG_NAME_SLOT = '%KISHT_ORG_NAME%';
+const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The drawn sign-in page with the organisation's name in its slot and its theme for the boot script to apply (and
+ * remember, as the app does once the config answers), so the page looks as the app will. Without the organisation
+ * (the database away), the app's own name.
+ */
+function branded(page: string, branding: SignInBranding | null, fallbackName: string): string {
+  const name = escapeHtml(branding?.name || fallbackName);
+  const theme = branding?.theme;
+  const colours = theme && Object.values(theme).every((c) => HEX_COLOUR.test(c)) ? escapeHtml(JSON.stringify(theme)) : null;
+  const filled = page.replaceAll(ORG_NAME_SLOT, name);
+  return colours ? filled.replace('<meta name="kisht-prerendered"', `<meta name="kisht-theme" content="${colours}" />\n    <meta name="kisht-prerendered"`) : filled;
+}
+
+export function registerErrorHandling(app: FastifyInstance, options: { consoleIndex: string; signInBranding?: () => Promise<SignInBranding | null> }) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const cookie = request.headers.cookie;
     if (error instanceof AppError) {
@@ -71,7 +95,9 @@ export function registerErrorHandling(app: FastifyInstance, options: { consoleIn
       // Read each time (a small file in the page cache) so a rebuilt console is served without a restart. The
       // sign-in page goes with its screen drawn in the caller's language, when the build has written it.
       const pathname = request.url.split('?', 1)[0];
-      const signIn = pathname === '/login' ? await readFile(path.join(path.dirname(options.consoleIndex), 'prerender', `login.${languageOf(cookie)}.html`), 'utf8').catch(() => null) : null;
+      const language = languageOf(cookie);
+      const drawn = pathname === '/login' ? await readFile(path.join(path.dirname(options.consoleIndex), 'prerender', `login.${language}.html`), 'utf8').catch(() => null) : null;
+      const signIn = drawn === null ? null : branded(drawn, await options.signInBranding?.().catch(() => null) ?? null, translate(language, 'common.appName', 'Kisht'));
       const indexHtml = signIn ?? (await readFile(options.consoleIndex, 'utf8').catch(() => null));
       if (indexHtml) return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
     }
