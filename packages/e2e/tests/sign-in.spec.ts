@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { en, signInWithOtp, text } from './fixtures.ts';
 
 test('a new retailer signs in with an OTP, sets an MPIN, comes back with it, reads Hindi and is signed out from another phone', async ({ page, browser, request }) => {
@@ -111,6 +111,15 @@ test('the sign-in screen comes drawn in the page, in the language of the cookie,
   await expect(page.getByText(text('tm', 'auth.login.invalidMobile'))).toBeVisible();
 });
 
+/** Without scripts, /login comes drawn in English but the boot script keeps it behind the splash. */
+async function expectSplashOverDrawnPage(page: Page) {
+  await page.route('**/*.js', (route) => route.abort());
+  await page.goto('/login');
+  await expect(page.locator('[data-prerendered="en"]')).toBeAttached();
+  await expect(page.getByRole('heading', { name: en('auth.login.title') })).toBeHidden();
+  await expect(page.locator('#boot-splash')).toBeVisible();
+}
+
 test('a drawn sign-in screen in another language than the stored one, or with a session stored, waits behind the splash', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 740 });
   await page.goto('/privacy-policy');
@@ -119,11 +128,7 @@ test('a drawn sign-in screen in another language than the stored one, or with a 
     document.cookie = 'i18next=; max-age=0; path=/';
     localStorage.setItem('language', 'hn');
   });
-  await page.route('**/*.js', (route) => route.abort());
-  await page.goto('/login');
-  await expect(page.locator('[data-prerendered="en"]')).toBeAttached();
-  await expect(page.getByRole('heading', { name: en('auth.login.title') })).toBeHidden();
-  await expect(page.locator('#boot-splash')).toBeVisible();
+  await expectSplashOverDrawnPage(page);
 
   await page.unroute('**/*.js');
   await page.reload();
@@ -136,9 +141,5 @@ test('a drawn sign-in screen in another language than the stored one, or with a 
     document.cookie = 'i18next=en; path=/';
     localStorage.setItem('token', 'x.y.z');
   });
-  await page.route('**/*.js', (route) => route.abort());
-  await page.goto('/login');
-  await expect(page.locator('[data-prerendered="en"]')).toBeAttached();
-  await expect(page.getByRole('heading', { name: en('auth.login.title') })).toBeHidden();
-  await expect(page.locator('#boot-splash')).toBeVisible();
+  await expectSplashOverDrawnPage(page);
 });
