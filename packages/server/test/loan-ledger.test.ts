@@ -357,6 +357,15 @@ describe('foreclosure', () => {
     expect(s.lines.filter((l) => l.kind === 'edit').length).toBeGreaterThan(0);
     expect(s.lines.some((l) => l.kind === 'penalty' && l.reason === 'foreclosure_fee' && l.delta_paise === q.fee_paise)).toBe(true);
     expect((await changes(c.id)).filter((h) => h.kind === 'foreclosure').length).toBe(before.instalments.filter((i) => i.due_date > today).length);
+
+    // An instalment added after the loan closed (it reopens) falls due on its own date, not on the closing day.
+    const later = addDays(today, 120);
+    const added = await t.post('/api/emi/add_emi_details', { customer_id: c.id, due_date: later, amount_paise: 5_000 }, { token: ravi });
+    expect(added.statusCode, added.body).toBe(200);
+    const reopened = await statement(c.id);
+    expect(reopened.lines.filter((l) => l.kind === 'due' && l.date > today).map((l) => l.date)).toEqual([later]);
+    expect(reopened.lines.filter((l) => l.balance_after_paise < 0)).toEqual([]);
+    expect(reopened.balance_paise).toBe(5_000);
   });
 
   it('credits interest paid ahead for periods that have not run as principal, and keeps the foreclosure final', async () => {

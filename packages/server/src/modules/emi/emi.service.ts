@@ -461,11 +461,14 @@ export function createEmiService(deps: EmiServiceDeps) {
       // Each event with what the contract's line adds to it; due lines lead their day, the rest follow in the order they happened.
       const events: Array<{ event: StatementEvent; at: number; line: Pick<StatementLine, 'instalment_number' | 'payment_id' | 'receipt_no' | 'reason' | 'parts'> }> = [];
       const none = { payment_id: null, receipt_no: null, parts: null };
-      // A loan closed early brings every instalment not yet due then (paid ahead or not) due on the day it closed:
-      // listed that day before the changes and the payment that closed it, the running balance never goes below 0.
-      const closedOn = changes.filter((c) => c.kind === 'foreclosure').map((c) => todayInIndia(c.created_at)).sort().at(-1);
+      // A loan closed early brings every instalment it had then and not yet due (paid ahead or not) due on the day it
+      // closed: listed that day before the changes and the payment that closed it, the balance is 0 after it. An
+      // instalment added later (the loan reopened) falls due on its own date, or on a later closing day.
+      const closings = changes.filter((c) => c.kind === 'foreclosure').map((c) => ({ day: todayInIndia(c.created_at), at: c.created_at.getTime() })).sort((a, b) => a.at - b.at);
+      const addedAt = new Map(changes.filter((c) => c.kind === 'add').map((c) => [c.instalment_id, c.created_at.getTime()]));
       for (const i of instalments) {
-        const date = closedOn !== undefined && closedOn < i.due_date ? closedOn : i.due_date;
+        const added = addedAt.get(i.id) ?? -Infinity;
+        const date = closings.find((c) => c.day < i.due_date && c.at >= added)?.day ?? i.due_date;
         events.push({ event: { kind: 'due', date, number: i.number, amountPaise: i.amount_paise - (changedBy.get(i.id) ?? 0) }, at: 0, line: { ...none, instalment_number: i.number, reason: null } });
       }
       for (const p of ledger.penalties) {
