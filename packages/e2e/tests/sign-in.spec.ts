@@ -100,10 +100,21 @@ test('the sign-in screen comes drawn in the page, in the language of the cookie,
   const colourOf = () => page.getByRole('button', { name: text('tm', 'auth.login.sendOtp') }).evaluate((b) => getComputedStyle(b).backgroundColor);
   const drawnColour = await colourOf();
 
-  // With the scripts, the app's own screen takes its place and works.
+  // With the scripts, the app's own screen takes its place and works. Its first render, before the organisation's
+  // config has answered (held back here), shows the same name: nothing flickers.
   await page.unroute('**/*.js');
+  let configAnswered = false;
+  await page.route('**/api/organizations/get_org_app_config', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    configAnswered = true;
+    await route.continue();
+  });
   await page.reload();
   await expect(page.locator('[data-prerendered]')).toHaveCount(0);
+  const nameBeforeConfig = await page.locator('.auth-brand__name').innerText();
+  expect(configAnswered).toBe(false);
+  expect(nameBeforeConfig).toBe(drawnName);
+  await expect.poll(() => configAnswered).toBe(true);
   await expect(page.locator('.auth-brand__name')).toHaveText(drawnName);
   expect(await colourOf()).toBe(drawnColour);
   await page.getByLabel(text('tm', 'auth.login.mobileLabel')).fill('12345');

@@ -24,7 +24,7 @@ import { startBroker, type Broker } from './broker/broker.ts';
 import type { SmsProvider } from './providers/sms/sms-provider.ts';
 import { DevOutboxSmsProvider } from './providers/sms/dev-outbox.ts';
 import { WebhookSmsProvider } from './providers/sms/webhook.ts';
-import { registerErrorHandling } from './plugins/error-handler.ts';
+import { registerErrorHandling, signInBrandingOf } from './plugins/error-handler.ts';
 import { lazySchemaCompilers } from './plugins/lazy-schemas.ts';
 import security from './plugins/security.ts';
 import inputGuard from './plugins/input-guard.ts';
@@ -219,12 +219,12 @@ export async function buildApp(config: Config, deps: AppDeps) {
 
   registerErrorHandling(app, {
     consoleIndex: path.join(config.CONSOLE_DIST, 'index.html'),
-    signInBranding: async () => {
+    signInBranding: signInBrandingOf(async () => {
       const org = await orgs.findById(config.APP_ORG_ID);
       if (!org) return null;
       const shown = orgAppConfig(org);
       return { name: shown.company_name || shown.name, theme: shown.theme };
-    },
+    }),
   });
   await app.register(inputGuard);
   // Imported only when used: the Redis client is a fifth of the start-up's module loading.

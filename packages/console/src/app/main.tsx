@@ -54,8 +54,12 @@ const start = () =>
   });
 // A sign-in screen drawn in the page (decision 030) is painted once before the app's render replaces it: the
 // paint is the screen's, whenever the scripts arrive.
+// A hidden page paints no frame (and runs no animation frame): there the app starts after a moment anyway.
 const drawnPainted = container.querySelector('[data-prerendered]')
-  ? new Promise((resolve) => window.requestAnimationFrame(() => window.setTimeout(resolve, 0)))
+  ? new Promise((resolve) => {
+    window.requestAnimationFrame(() => window.setTimeout(resolve, 0));
+    window.setTimeout(resolve, 100);
+  })
   : null;
 void Promise.race([words.catch(() => undefined), new Promise((resolve) => window.setTimeout(resolve, I18N_WAIT_MS))])
   .then(() => drawnPainted)

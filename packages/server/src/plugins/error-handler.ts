@@ -29,6 +29,35 @@ export interface SignInBranding {
   theme: { primary: string; onPrimary: string; accent: string; surface: string };
 }
 
+/** How long the sign-in page's branding is used before it is read again (in the background), and how long a read may hold the page. */
+const BRANDING_FRESH_MS = 60_000;
+const BRANDING_WAIT_MS = 250;
+
+/**
+ * The branding kept in memory: the sign-in page does not wait for the database, except the first time (and then
+ * briefly). A stale value is sent while a fresh one is read; without any (the database away), the app's own name.
+ */
+export function signInBrandingOf(read: () => Promise<SignInBranding | null>): () => Promise<SignInBranding | null> {
+  let kept: { value: SignInBranding | null; at: number } | null = null;
+  let reading: Promise<SignInBranding | null> | null = null;
+  const refresh = () => {
+    reading ??= read().then((value) => {
+      kept = { value, at: Date.now() };
+      return value;
+    }).finally(() => {
+      reading = null;
+    });
+    return reading;
+  };
+  return async () => {
+    if (kept && Date.now() - kept.at < BRANDING_FRESH_MS) return kept.value;
+    const fresh = refresh();
+    fresh.catch(() => undefined);
+    if (kept) return kept.value;
+    return Promise.race([fresh, new Promise<null>((resolve) => setTimeout(() => resolve(null), BRANDING_WAIT_MS).unref())]);
+  };
+}
+
 /** In the sign-in page drawn at build time (console/scripts/prerender.mjs): where the organisation's name goes. */
 const ORG_NAME_SLOT = '%KISHT_ORG_NAME%';
 const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
@@ -43,8 +72,9 @@ function branded(page: string, branding: SignInBranding | null, fallbackName: st
   const name = escapeHtml(branding?.name || fallbackName);
   const theme = branding?.theme;
   const colours = theme && Object.values(theme).every((c) => HEX_COLOUR.test(c)) ? escapeHtml(JSON.stringify(theme)) : null;
-  const filled = page.replaceAll(ORG_NAME_SLOT, name);
-  return colours ? filled.replace('<meta name="kisht-prerendered"', `<meta name="kisht-theme" content="${colours}" />\n    <meta name="kisht-prerendered"`) : filled;
+  // Functions, not strings, as replacements: a name with `$'` in it is only text.
+  const metas = `<meta name="kisht-org-name" content="${name}" />\n    ${colours ? `<meta name="kisht-theme" content="${colours}" />\n    ` : ''}<meta name="kisht-prerendered"`;
+  return page.replaceAll(ORG_NAME_SLOT, () => name).replace('<meta name="kisht-prerendered"', () => metas);
 }
 
 export function registerErrorHandling(app: FastifyInstance, options: { consoleIndex: string; signInBranding?: () => Promise<SignInBranding | null> }) {

@@ -134,7 +134,10 @@ export function createPostgresBus(options: { connectionString: string; notify: (
   function sendOutgoing(): void {
     const payloads = outgoing;
     outgoing = [];
-    options.notify(EVENTS_CHANNEL, payloads).catch((error: unknown) => options.log('publishing events failed', error));
+    options.notify(EVENTS_CHANNEL, payloads).catch(() => {
+      // One payload the database refuses must not take the turn's others with it: each goes on its own.
+      for (const payload of payloads) options.notify(EVENTS_CHANNEL, [payload]).catch((error: unknown) => options.log('publishing an event failed', error));
+    });
   }
 
   return {

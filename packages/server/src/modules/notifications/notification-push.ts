@@ -114,7 +114,9 @@ export function createNotificationPush(deps: { db: Database; provider: PushProvi
         `INSERT INTO user_push_tokens (token, user_id, session_id, language, pushed_up_to)
          VALUES ($1, $2, $4, $3, coalesce((SELECT max(id) FROM notifications WHERE user_id = $2), 0))
          ON CONFLICT (token) DO UPDATE SET language = EXCLUDED.language, updated_at = now(), session_id = EXCLUDED.session_id,
-           user_id = EXCLUDED.user_id, pushed_up_to = CASE WHEN user_push_tokens.user_id = EXCLUDED.user_id THEN user_push_tokens.pushed_up_to ELSE EXCLUDED.pushed_up_to END`,
+           user_id = EXCLUDED.user_id,
+           -- A new session (signed in again, or another member) hears of what arrives from now on, not what waited meanwhile.
+           pushed_up_to = CASE WHEN user_push_tokens.session_id IS NOT DISTINCT FROM EXCLUDED.session_id THEN user_push_tokens.pushed_up_to ELSE EXCLUDED.pushed_up_to END`,
         [token, userId, language, sessionId],
       );
     },
