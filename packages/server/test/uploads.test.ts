@@ -2,12 +2,12 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmmAuthSession } from '@kisht/domain/emm-auth';
 import { withImeiCheckDigit } from '@kisht/domain/imei';
 import { startTestApp, RAVI, CONSOLE_HEADERS, type TestApp } from './harness.ts';
+import { pngOf } from './support/png.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'kisht-uploads-'));
 let t: TestApp;
@@ -57,19 +57,7 @@ async function cameraJpeg(width: number, height: number, orientation = 1): Promi
 
 /** A PNG whose header declares `width` x `height` with almost no data behind it (a decompression bomb's shape). */
 function declaredPng(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const head = Buffer.alloc(4);
-    head.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([head, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])), chunk('IEND', Buffer.alloc(0))]);
+  return pngOf(width, height, Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]));
 }
 
 beforeAll(async () => {
