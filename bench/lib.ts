@@ -41,6 +41,40 @@ export async function freshBenchDatabase(url: string | undefined, reuse?: string
   return { db, remove: () => { if (dataDir) rmSync(dataDir, { recursive: true, force: true }); }, seeded: false };
 }
 
+/**
+ * For a bench that changes what it seeded (PostgreSQL only): the seed is kept in a database of its own, named as
+ * the one in `url` with `_seed` added, and each run works on a fresh copy of it (CREATE DATABASE ... TEMPLATE), so
+ * only the first run of a given `label` pays for `seed`. `copied` says whether an earlier run's seed was used.
+ */
+export async function copyOfSeeded(url: string, label: string, seed: (db: Database) => Promise<void>): Promise<{ db: Database; copied: boolean }> {
+  const name = new URL(url).pathname.slice(1);
+  const seedName = `${name}_seed`;
+  const seedUrl = url.replace(/\/[^/]*$/, `/${seedName}`);
+  const admin = new pg.Client({ connectionString: url.replace(/\/[^/]*$/, '/postgres') });
+  await admin.connect();
+  try {
+    let copied = false;
+    if ((await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [seedName])).rowCount) {
+      const existing = await openDatabase({ databaseUrl: seedUrl, dataDir: 'memory://' });
+      const marker = await existing.query<{ label: string }>('SELECT label FROM bench_seeded').catch(() => ({ rows: [] as Array<{ label: string }> }));
+      await existing.close();
+      copied = marker.rows[0]?.label === label;
+    }
+    if (!copied) {
+      const { db } = await freshBenchDatabase(seedUrl);
+      await seed(db);
+      await markSeeded(db, label);
+      await db.close();
+    }
+    // The template must have no other connection while it is copied; the pools above are closed.
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${seedName}"`);
+    return { db: await openDatabase({ databaseUrl: url, dataDir: 'memory://' }), copied };
+  } finally {
+    await admin.end();
+  }
+}
+
 /** Records that `db` holds the seed described by `label`, for a later run's `freshBenchDatabase(url, label)`. */
 export async function markSeeded(db: Database, label: string): Promise<void> {
   await db.query('CREATE TABLE IF NOT EXISTS bench_seeded (label text NOT NULL)');
