@@ -135,6 +135,11 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
   private queue: Promise<unknown> = Promise.resolve();
   private flushing = new WeakSet<MqttClient>();
   private outboxWaiters: Array<() => void> = [];
+  /** The state changed since it was last written to the store. */
+  private unsaved = false;
+  private writeQueued = false;
+  /** The last event number the store holds: an event leaves the phone only once it is stored. */
+  private storedEventN = 0;
   /** What closed the phone to ordinary apps at the last tick, so the screen hears when that changes. */
   private familyBlockSeen = '';
   readonly now: () => number;
@@ -145,6 +150,7 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     super();
     this.now = options.now ?? Date.now;
     this.state = this.load();
+    this.storedEventN = this.state?.lastEventN ?? 0;
   }
 
   /** The stored state; one saved by an older agent gets the fields it lacks. */
@@ -193,9 +199,29 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     return this.state;
   }
 
+  /**
+   * Marks the state changed and tells the screen. The store is written once the current step is over (a
+   * microtask), so the several changes of one command cost one write (a file replaced whole on a real phone);
+   * an event is written before it is sent (see flushOutbox).
+   */
   private save(): void {
-    if (this.state) this.options.store.save(this.state);
+    this.unsaved = true;
+    if (!this.writeQueued) {
+      this.writeQueued = true;
+      queueMicrotask(() => {
+        this.writeQueued = false;
+        this.persist();
+      });
+    }
     this.emit('change');
+  }
+
+  /** Writes the state now if it changed since the last write. */
+  private persist(): void {
+    if (!this.unsaved || !this.state) return;
+    this.unsaved = false;
+    this.options.store.save(this.state);
+    this.storedEventN = this.state.lastEventN;
   }
 
   private iso(): string {
@@ -236,6 +262,7 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     };
     this.state = state;
     this.save();
+    this.persist();
   }
 
   // ---- running ----
@@ -254,6 +281,7 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
 
   /** Disconnects and stops the timer; the state stays in the store. Like a phone switched off, it closes the open app. */
   async stop(): Promise<void> {
+    this.persist();
     this.running = false;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
@@ -397,10 +425,14 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     try {
       while (this.client === client && this.state && this.state.outbox.length > 0 && this.state.credentials) {
         const text = this.state.outbox[0]!;
+        // Stored before it leaves: after a power cut the phone must not give another event the number the server has.
+        if (this.storedEventN < this.state.lastEventN) this.persist();
         await client.publishAsync(this.state.credentials.eventTopic, text, { qos: 1 });
         if (this.state.outbox[0] === text) {
           this.state.outbox.shift();
-          this.options.store.save(this.state);
+          // Written with the next change, not for itself: an event sent again after a power cut is one the server
+          // has taken already, and it drops it.
+          this.unsaved = true;
         }
       }
     } catch (error) {
@@ -1030,7 +1062,10 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
         result = { ok: true, purpose: accepted.purpose, counter: accepted.counter };
       }
     }
+    // Written at once: a wrong try counts, and a used code stays used, even if the power goes straight after
+    // (else switching the phone off would buy more guesses).
     this.save();
+    this.persist();
     this.emit('code', result);
     // Tell the server soon if it can be reached.
     if (result.ok && this.connected) void this.checkIn();

@@ -178,6 +178,44 @@ describe('away from the network', () => {
   });
 });
 
+describe('what the phone stores', () => {
+  it('writes a command\'s changes once, and every event before it leaves, so a power cut never reuses an event number', async () => {
+    const customer = await addCustomer(live);
+    // The store as a phone's flash: what was written is all that survives the power going.
+    const flash = new MemoryStore();
+    let writes = 0;
+    const store = { load: () => flash.load(), save: (state: Parameters<MemoryStore['save']>[0]) => { writes += 1; flash.save(state); } };
+    const first = new DeviceAgent({ store, tickMs: 200 });
+    await first.enrolFromQr(await qrPayload(live, customer.id), { imei1: customer.imei1 }, [{ slot: 1, operator: 'Jio', iccid: '8991000000000000031' }]);
+    first.start();
+    await expect.poll(() => first.isConnected).toBe(true);
+    await first.idle();
+    await expect.poll(() => first.snapshot().outbox.length).toBe(0);
+
+    const before = writes;
+    await action(live, '/api/device/lock', { customer_id: customer.id });
+    await expect.poll(() => lockStatus(live, customer.id)).toBe(1);
+    await expect.poll(() => first.snapshot().outbox.length).toBe(0);
+    // Delivered, locked, done and two events sent: one write before the first event left, one for the rest.
+    // (Each change was a write of its own before: five.)
+    expect(writes - before).toBeLessThanOrEqual(2);
+    expect(flash.load()).toMatchObject({ lastSeq: 1, screen: { locked: true } });
+
+    // The power goes: no stop, no last write. The phone starts again from its flash.
+    await first.goOffline();
+    agents.push(first);
+    const stored = flash.load()!;
+    expect(stored.lastEventN).toBe(first.snapshot().lastEventN);
+    // Events the broker took and the flash still lists are sent again, and the server drops them; the next one counts.
+    const again = new DeviceAgent({ store: { load: () => stored, save: (state) => flash.save(state) }, tickMs: 200 });
+    agents.push(again);
+    again.start();
+    await expect.poll(() => again.isConnected).toBe(true);
+    again.swapSim(1, 'Airtel', '8991000000000000033');
+    await expect.poll(async () => (await live.t.get(`/api/customer/customer_sim_change_details?customer_id=${customer.id}`, { token: live.ravi })).json().data.total).toBe(1);
+  });
+});
+
 describe('SIM changes', () => {
   it('reports a swapped SIM with the old and new cards and the location', async () => {
     const { customer, agent } = await phone();
