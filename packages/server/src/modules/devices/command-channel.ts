@@ -310,10 +310,11 @@ export function createCommandChannel(deps: {
    * Reads of devices missing from the cache, gathered until the event loop turns and made in one statement:
    * after a restart, or when a bulk command goes out, thousands of phones report within the same second.
    */
-  let waitingReads: Map<string, Array<{ resolve: (device: DeviceRow | undefined) => void; reject: (error: unknown) => void }>> | null = null;
+  type WaitingReads = Map<string, Array<{ resolve: (device: DeviceRow | undefined) => void; reject: (error: unknown) => void }>>;
+  let waitingReads: WaitingReads | null = null;
   function readDevice(deviceId: string): Promise<DeviceRow | undefined> {
     if (!waitingReads) {
-      const reads = new Map<string, Array<{ resolve: (device: DeviceRow | undefined) => void; reject: (error: unknown) => void }>>();
+      const reads: WaitingReads = new Map();
       waitingReads = reads;
       setImmediate(() => {
         waitingReads = null;
