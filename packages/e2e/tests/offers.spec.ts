@@ -10,7 +10,6 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import type { DeviceAgent } from '@kisht/agent/agent';
 import { startFleet, type Fleet } from '@kisht/agent/fleet';
 import { startScreen } from '@kisht/agent/screen/screen-server';
-import { OFFER_STRINGS } from '@kisht/agent/screen/offer-strings';
 import { parseEnrolmentPayload } from '@kisht/agent/enrolment-payload';
 import { RetailerApi, randomImei } from '@kisht/agent/retailer-api';
 import { addDays } from '@kisht/domain/calendar';
@@ -190,17 +189,16 @@ test('an offer reaches 17 of 20 phones (2 locked, 1 opted out), and a second the
     const screen = await startScreen(reached, { port: 0, host: '127.0.0.1' });
     const phoneScreen = await context.newPage();
     try {
-      const words = OFFER_STRINGS.en;
       await phoneScreen.goto(screen.url);
-      const channel = phoneScreen.getByRole('region', { name: words.heading });
+      const channel = phoneScreen.getByRole('region', { name: en('phone.offers.heading') });
       await expect(channel.getByText(title)).toBeVisible();
-      await expect(channel.getByRole('img', { name: words.picture.replace('{{title}}', title) })).toBeVisible();
-      await channel.getByRole('button', { name: words.openNamed.replace('{{title}}', title) }).click();
-      await expect(channel.getByRole('status').filter({ hasText: words.opened })).toBeVisible();
+      await expect(channel.getByRole('img', { name: en('phone.offers.picture', { title }) })).toBeVisible();
+      await channel.getByRole('button', { name: en('phone.offers.openNamed', { title }) }).click();
+      await expect(channel.getByRole('status').filter({ hasText: en('phone.offers.opened') })).toBeVisible();
       await expect(row(page, en('ads.chart.opened'))).toContainText(en('ads.chart.value', { count: '1', percent: '5' }));
       // The customer switches shop offers off on the phone: the server hears it (the next campaign skips this phone).
-      await channel.getByRole('switch', { name: words.switch }).click();
-      await expect(channel.getByText(words.optedOut)).toBeVisible();
+      await channel.getByRole('switch', { name: en('phone.offers.switch') }).click();
+      await expect(channel.getByText(en('phone.offers.optedOut'))).toBeVisible();
       await expect.poll(() => reached.snapshot().offersOptOut).toBe(true);
       // Back on (so the next offer is held by the daily limit alone), and stored before it is made.
       reached.setOffersOptOut(false);

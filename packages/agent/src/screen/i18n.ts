@@ -1,14 +1,12 @@
 /**
  * The phone's texts in the customer's language: the `phone` namespace of @kisht/locales/<lng>.json when it
- * has one, over the English one (so a missing key falls back to English). Texts the locale files do not hold yet
- * (the offers', offer-strings.ts) lie under both, each in its own language.
+ * has one, over the English one (so a missing key falls back to English).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { localesDir } from '@kisht/locales/path';
-import { isLanguage, type Language } from '@kisht/domain/constants';
+import { isLanguage } from '@kisht/domain/constants';
 import english from '@kisht/locales/en.json' with { type: 'json' };
-import { OFFER_STRINGS } from './offer-strings.ts';
 
 export type Dict = { [key: string]: string | Dict };
 
@@ -35,8 +33,7 @@ export function phoneStrings(lng: string | null | undefined): Dict {
   } catch {
     translated = {};
   }
-  const offers = (of: Language): Dict => ({ offers: { ...OFFER_STRINGS[of] } });
-  const dict = merge(merge(merge(offers('en'), english.phone as Dict), offers(language)), translated);
+  const dict = merge(english.phone as Dict, translated);
   cache.set(language, dict);
   return dict;
 }
