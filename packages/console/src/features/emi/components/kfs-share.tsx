@@ -7,8 +7,8 @@ import { useTranslation } from 'react-i18next';
 import type { CustomerProfile } from '@kisht/contract/customers';
 import type { InstalmentView } from '@kisht/contract/emi';
 import type { LoanTermsView } from '@kisht/contract/loan-terms';
-import { isLanguage, LANGUAGE_INFO, LANGUAGES, type Language } from '@kisht/domain/constants';
-import { SelectField } from '../../../shared/ui/select-field.tsx';
+import { isLanguage, type Language } from '@kisht/domain/constants';
+import { LanguageSelect } from '../../../shared/ui/language-select.tsx';
 import { toastKey } from '../../../shared/ui/toast-store.ts';
 import { useGetDetailsQuery } from '../../../shared/auth/session-api.ts';
 import { useGetMemberQuery } from '../../../shared/network/member-api.ts';
@@ -62,20 +62,7 @@ export function KfsShare({ profile, terms, instalments }: KfsShareProps) {
 
   return (
     <div className="stack">
-      <SelectField
-        label={t('kfs.language')}
-        value={lng}
-        onChange={(event) => {
-          const value = event.target.value;
-          if (isLanguage(value)) setChosen(value);
-        }}
-      >
-        {LANGUAGES.map((each) => (
-          <option key={each} value={each} lang={LANGUAGE_INFO[each].tag}>
-            {LANGUAGE_INFO[each].native}
-          </option>
-        ))}
-      </SelectField>
+      <LanguageSelect label={t('kfs.language')} value={lng} onChange={setChosen} />
       <div className="button-row">
         <button type="button" className="button button--secondary button--small" disabled={!seller || !instalments || sharing} onClick={() => void share()}>
           {t('kfs.share')}

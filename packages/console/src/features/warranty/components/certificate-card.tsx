@@ -6,8 +6,8 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { WarrantyCertificate, WarrantySale } from '@kisht/contract/warranty';
-import { isLanguage, LANGUAGE_INFO, LANGUAGES, type Language } from '@kisht/domain/constants';
-import { SelectField } from '../../../shared/ui/select-field.tsx';
+import { isLanguage, LANGUAGE_INFO, type Language } from '@kisht/domain/constants';
+import { LanguageSelect } from '../../../shared/ui/language-select.tsx';
 import { Skeleton, SKELETON_LARGE } from '../../../shared/ui/skeleton.tsx';
 import { LoadErrorCard } from '../../../shared/ui/load-error-card.tsx';
 import { Dialog } from '../../../shared/ui/dialog.tsx';
@@ -128,21 +128,7 @@ export function CertificateCard({ sale }: { sale: WarrantySale }) {
   return (
     <section className="card certificate-card" aria-labelledby="certificate-card-title">
       <h2 id="certificate-card-title">{t('warranty.cert.heading')}</h2>
-      <SelectField
-        label={t('warranty.cert.language')}
-        value={chosen}
-        disabled={!cert && !isError}
-        onChange={(event) => {
-          const value = event.target.value;
-          if (isLanguage(value)) setLng(value);
-        }}
-      >
-        {LANGUAGES.map((each) => (
-          <option key={each} value={each} lang={LANGUAGE_INFO[each].tag}>
-            {LANGUAGE_INFO[each].native}
-          </option>
-        ))}
-      </SelectField>
+      <LanguageSelect label={t('warranty.cert.language')} value={chosen} disabled={!cert && !isError} onChange={setLng} />
       {cert ? (
         <CertificateView cert={cert} headings={headings} />
       ) : isError && !isFetching ? (
