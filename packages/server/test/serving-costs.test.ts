@@ -83,6 +83,24 @@ describe('the sign-in page', () => {
   });
 });
 
+describe('the console\'s pages', () => {
+  it('go out compressed as the browser accepts, the same text either way, and vary with the encoding', async () => {
+    const get = (url: string, encoding?: string) => t.app.inject({ method: 'GET', url, headers: { accept: 'text/html', cookie: 'i18next=tm', ...(encoding ? { 'accept-encoding': encoding } : {}) } });
+    for (const url of ['/login', '/dashboard']) {
+      const plain = await get(url);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers.vary).toBe('accept-encoding');
+      const br = await get(url, 'gzip, deflate, br');
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(brotliDecompressSync(br.rawPayload).toString('utf8')).toBe(plain.body);
+      const gz = await get(url, 'gzip');
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gz.rawPayload).toString('utf8')).toBe(plain.body);
+      expect(gz.headers['cache-control']).toBe('no-cache');
+    }
+  });
+});
+
 describe('the anti-replay guard', () => {
   it("writes through the database's relaxed connections (no wait for the disk on PostgreSQL), and still refuses a replay", async () => {
     const setting = async (q: { query: <T>(sql: string) => Promise<{ rows: T[] }> }) => (await q.query<{ synchronous_commit: string }>('SHOW synchronous_commit')).rows[0]!.synchronous_commit;

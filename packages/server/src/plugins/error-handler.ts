@@ -1,11 +1,11 @@
 /** One error handler: known errors keep their code, validation errors list their fields, 5xx text is hidden. */
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, errorMessage } from '../errors.ts';
 import { languageOf, translate } from '../shared/messages.ts';
 import type { ErrorCode } from '@kisht/contract/envelope';
 import { isDatabaseUnavailable } from '../db/errors.ts';
+import { drawnSignInPage, sendPage, type SignInBranding } from './sign-in-page.ts';
 
 /** What a 503 asks the caller to wait before trying again: about as long as a database restart. */
 const UNAVAILABLE_RETRY_SECONDS = 5;
@@ -21,60 +21,6 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 function methodsOf(app: FastifyInstance, url: string): string[] {
   const pathname = url.split('?', 1)[0] ?? url;
   return METHODS.filter((method) => app.findRoute({ method, url: pathname }) !== null);
-}
-
-/** The organisation the console is built for, as its sign-in page shows it. */
-export interface SignInBranding {
-  name: string;
-  theme: { primary: string; onPrimary: string; accent: string; surface: string };
-}
-
-/** How long the sign-in page's branding is used before it is read again (in the background), and how long a read may hold the page. */
-const BRANDING_FRESH_MS = 60_000;
-const BRANDING_WAIT_MS = 250;
-
-/**
- * The branding kept in memory: the sign-in page does not wait for the database, except the first time (and then
- * briefly). A stale value is sent while a fresh one is read; without any (the database away), the app's own name.
- */
-export function signInBrandingOf(read: () => Promise<SignInBranding | null>): () => Promise<SignInBranding | null> {
-  let kept: { value: SignInBranding | null; at: number } | null = null;
-  let reading: Promise<SignInBranding | null> | null = null;
-  const refresh = () => {
-    reading ??= read().then((value) => {
-      kept = { value, at: Date.now() };
-      return value;
-    }).finally(() => {
-      reading = null;
-    });
-    return reading;
-  };
-  return async () => {
-    if (kept && Date.now() - kept.at < BRANDING_FRESH_MS) return kept.value;
-    const fresh = refresh();
-    fresh.catch(() => undefined);
-    if (kept) return kept.value;
-    return Promise.race([fresh, new Promise<null>((resolve) => setTimeout(() => resolve(null), BRANDING_WAIT_MS).unref())]);
-  };
-}
-
-/** In the sign-in page drawn at build time (console/scripts/prerender.mjs): where the organisation's name goes. */
-const ORG_NAME_SLOT = '%KISHT_ORG_NAME%';
-const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/**
- * The drawn sign-in page with the organisation's name in its slot and its theme for the boot script to apply (and
- * remember, as the app does once the config answers), so the page looks as the app will. Without the organisation
- * (the database away), the app's own name.
- */
-function branded(page: string, branding: SignInBranding | null, fallbackName: string): string {
-  const name = escapeHtml(branding?.name || fallbackName);
-  const theme = branding?.theme;
-  const colours = theme && Object.values(theme).every((c) => HEX_COLOUR.test(c)) ? escapeHtml(JSON.stringify(theme)) : null;
-  // Functions, not strings, as replacements: a name with `$'` in it is only text.
-  const metas = `<meta name="kisht-org-name" content="${name}" />\n    ${colours ? `<meta name="kisht-theme" content="${colours}" />\n    ` : ''}<meta name="kisht-prerendered"`;
-  return page.replaceAll(ORG_NAME_SLOT, () => name).replace('<meta name="kisht-prerendered"', () => metas);
 }
 
 export function registerErrorHandling(app: FastifyInstance, options: { consoleIndex: string; signInBranding?: () => Promise<SignInBranding | null> }) {
@@ -126,10 +72,9 @@ export function registerErrorHandling(app: FastifyInstance, options: { consoleIn
       // sign-in page goes with its screen drawn in the caller's language, when the build has written it.
       const pathname = request.url.split('?', 1)[0];
       const language = languageOf(cookie);
-      const drawn = pathname === '/login' ? await readFile(path.join(path.dirname(options.consoleIndex), 'prerender', `login.${language}.html`), 'utf8').catch(() => null) : null;
-      const signIn = drawn === null ? null : branded(drawn, await options.signInBranding?.().catch(() => null) ?? null, translate(language, 'common.appName', 'Kisht'));
+      const signIn = pathname === '/login' ? await drawnSignInPage(options.consoleIndex, language, options.signInBranding) : null;
       const indexHtml = signIn ?? (await readFile(options.consoleIndex, 'utf8').catch(() => null));
-      if (indexHtml) return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+      if (indexHtml) return sendPage(request, reply, indexHtml);
     }
     // The URL exists with other methods: 405 with the ones it has (spec section 8), not 404.
     const allowed = methodsOf(app, request.url);
