@@ -210,17 +210,21 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
       this.writeQueued = true;
       queueMicrotask(() => {
         this.writeQueued = false;
-        this.persist();
+        try {
+          this.persist();
+        } catch (error) {
+          this.note(`state not stored yet: ${(error as Error).message}`);
+        }
       });
     }
     this.emit('change');
   }
 
-  /** Writes the state now if it changed since the last write. */
+  /** Writes the state now if it changed since the last write; a failed write (a full disk) is tried again next time. */
   private persist(): void {
     if (!this.unsaved || !this.state) return;
-    this.unsaved = false;
     this.options.store.save(this.state);
+    this.unsaved = false;
     this.storedEventN = this.state.lastEventN;
   }
 

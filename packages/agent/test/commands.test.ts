@@ -216,6 +216,36 @@ describe('what the phone stores', () => {
   });
 });
 
+describe('a store that cannot be written', () => {
+  it('holds an event back until it is stored, and stores and sends it once the store takes writes again', async () => {
+    const customer = await addCustomer(live);
+    const flash = new MemoryStore();
+    let full = false;
+    const store = { load: () => flash.load(), save: (state: Parameters<MemoryStore['save']>[0]) => { if (full) throw new Error('no space left on device'); flash.save(state); } };
+    const agent = new DeviceAgent({ store, tickMs: 200 });
+    agents.push(agent);
+    await agent.enrolFromQr(await qrPayload(live, customer.id), { imei1: customer.imei1 }, [{ slot: 1, operator: 'Jio', iccid: '8991000000000000041' }]);
+    agent.start();
+    await expect.poll(() => agent.isConnected).toBe(true);
+    await agent.idle();
+    const changes = async () => (await live.t.get(`/api/customer/customer_sim_change_details?customer_id=${customer.id}`, { token: live.ravi })).json().data.total as number;
+
+    full = true;
+    const held = new Promise<string>((resolve) => agent.on('note', (text) => { if (text.startsWith('event not sent yet')) resolve(text); }));
+    agent.swapSim(1, 'Airtel', '8991000000000000042');
+    expect(await held).toContain('no space left on device');
+    expect(agent.snapshot().outbox).toHaveLength(1);
+    expect(await changes()).toBe(0);
+
+    // Space again: the write that failed is made at the next chance (here, switching off), and the event then goes.
+    full = false;
+    await agent.stop();
+    expect(flash.load()!.lastEventN).toBe(agent.snapshot().lastEventN);
+    agent.start();
+    await expect.poll(changes).toBe(1);
+  });
+});
+
 describe('SIM changes', () => {
   it('reports a swapped SIM with the old and new cards and the location', async () => {
     const { customer, agent } = await phone();
