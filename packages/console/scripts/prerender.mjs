@@ -23,6 +23,10 @@ const STYLESHEET = /<link rel="stylesheet" crossorigin href="\/(assets\/index-[\
 const sheet = STYLESHEET.exec(template);
 if (!sheet) throw new Error('prerender: dist/index.html links no stylesheet of its own');
 const css = readFileSync(join(DIST, sheet[1]), 'utf8');
+// The link stays, disabled (never fetched, never applied): Vite's loader of lazy screens skips a stylesheet a link
+// on the page already names, so without it a lazy screen that lists this one would fetch it again and append it
+// after the screens' own stylesheets, changing their order.
+const KEEP_LINK = (link) => link.replace('<link ', '<link disabled ');
 if (/url\(\s*['"]?(?!data:|\/|https?:)/.test(css) || css.includes('</style')) throw new Error('prerender: the stylesheet cannot be inlined as it is');
 
 // Vite loads the module as the app's build would (TSX, CSS imports left out on the server side).
@@ -48,7 +52,7 @@ try {
       .replace(HEAD, `${HEAD}\n    <meta name="kisht-prerendered" content="${lng}" />`)
       .replace(SPLASH, `${SPLASH} data-standby`)
       .replace(ROOT, () => `<div id="root">${markup}</div>`)
-      .replace(sheet[0], () => `<style>${css}</style>`);
+      .replace(sheet[0], () => `<style>${css}</style>${KEEP_LINK(sheet[0])}`);
     writeFileSync(join(OUT, `login.${lng}.html`), page);
     bytes += page.length;
   }

@@ -94,7 +94,15 @@ export async function sendPage(request: FastifyRequest, reply: FastifyReply, htm
     if (compressedPages.size >= KEPT_PAGES) compressedPages.delete(compressedPages.keys().next().value!);
     entry = Promise.all([brotli(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }), gzipped(html, { level: 9 })]).then(([br, gz]) => ({ br, gzip: gz }));
     compressedPages.set(html, entry);
-    entry.catch(() => compressedPages.delete(html));
   }
-  return reply.header('content-encoding', encoding).send((await entry)[encoding]);
+  let body: Buffer;
+  try {
+    body = (await entry)[encoding];
+  } catch (error) {
+    // Not compressed this time (tried again on the next request): the page as it is.
+    compressedPages.delete(html);
+    request.log.warn({ err: error }, 'page not compressed');
+    return reply.send(html);
+  }
+  return reply.header('content-encoding', encoding).send(body);
 }
