@@ -9,6 +9,9 @@ import { openDatabase, type Database } from '../packages/server/src/db/database.
 import { migrate } from '../packages/server/src/db/migrate.ts';
 import { seedDemo } from '../packages/server/src/db/seed.ts';
 
+/** The URL of database `name` on the server of `url`. */
+const sameServer = (url: string, name: string) => url.replace(/\/[^/]*$/, `/${name}`);
+
 /**
  * A new database with the migrations and the demo data: the database named in `url` dropped and created again
  * (PostgreSQL), or PGlite in a temporary folder. `remove` deletes that folder.
@@ -27,7 +30,7 @@ export async function freshBenchDatabase(url: string | undefined, reuse?: string
   let dataDir: string | null = null;
   if (url) {
     const name = new URL(url).pathname.slice(1);
-    const admin = new pg.Client({ connectionString: url.replace(/\/[^/]*$/, '/postgres') });
+    const admin = new pg.Client({ connectionString: sameServer(url, 'postgres') });
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await admin.query(`CREATE DATABASE "${name}"`);
@@ -49,8 +52,8 @@ export async function freshBenchDatabase(url: string | undefined, reuse?: string
 export async function copyOfSeeded(url: string, label: string, seed: (db: Database) => Promise<void>): Promise<{ db: Database; copied: boolean }> {
   const name = new URL(url).pathname.slice(1);
   const seedName = `${name}_seed`;
-  const seedUrl = url.replace(/\/[^/]*$/, `/${seedName}`);
-  const admin = new pg.Client({ connectionString: url.replace(/\/[^/]*$/, '/postgres') });
+  const seedUrl = sameServer(url, seedName);
+  const admin = new pg.Client({ connectionString: sameServer(url, 'postgres') });
   await admin.connect();
   try {
     let copied = false;

@@ -4,12 +4,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Language } from '@kisht/domain/constants';
 import { translate } from '../shared/messages.ts';
-import { encodingFor } from '../modules/locales/locales.routes.ts';
+import { compressedTexts, encodingFor } from '../shared/compressed-text.ts';
 
 /** The organisation the console is built for, as its sign-in page shows it. */
 export interface SignInBranding {
@@ -75,11 +73,8 @@ export async function drawnSignInPage(consoleIndex: string, language: Language, 
   return branded(drawn, (await branding?.().catch(() => null)) ?? null, translate(language, 'common.appName', 'Kisht'));
 }
 
-const brotli = promisify(brotliCompress);
-const gzipped = promisify(gzip);
 /** The console's pages, compressed once per text (a language and a branding each): a few kept, the oldest dropped. */
-const compressedPages = new Map<string, Promise<{ br: Buffer; gzip: Buffer }>>();
-const KEPT_PAGES = 32;
+const compressedPage = compressedTexts(32);
 
 /**
  * Sends one of the console's HTML pages (index.html, a drawn sign-in page) compressed when the caller takes it: the
@@ -89,18 +84,11 @@ export async function sendPage(request: FastifyRequest, reply: FastifyReply, htm
   reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', 'accept-encoding');
   const encoding = encodingFor(request.headers['accept-encoding']);
   if (!encoding) return reply.send(html);
-  let entry = compressedPages.get(html);
-  if (!entry) {
-    if (compressedPages.size >= KEPT_PAGES) compressedPages.delete(compressedPages.keys().next().value!);
-    entry = Promise.all([brotli(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }), gzipped(html, { level: 9 })]).then(([br, gz]) => ({ br, gzip: gz }));
-    compressedPages.set(html, entry);
-  }
   let body: Buffer;
   try {
-    body = (await entry)[encoding];
+    body = await compressedPage(html, html, encoding);
   } catch (error) {
     // Not compressed this time (tried again on the next request): the page as it is.
-    compressedPages.delete(html);
     request.log.warn({ err: error }, 'page not compressed');
     return reply.send(html);
   }

@@ -4,32 +4,10 @@ import type { App } from '../../shared/types.ts';
 import { ErrorReply } from '@kisht/contract/envelope';
 import { AppError } from '../../errors.ts';
 import { dictionaryText } from '../../shared/messages.ts';
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { compressedTexts, encodingFor } from '../../shared/compressed-text.ts';
 
-const brotli = promisify(brotliCompress);
-const gzipped = promisify(gzip);
-
-/**
- * Each dictionary compressed once (Brotli and gzip), the first time it is asked for: they never change while
- * running. Off the event loop (zlib's thread pool): a Brotli pass over a 150 KB dictionary takes a while.
- */
-const compressed = new Map<string, Promise<{ br: Buffer; gzip: Buffer }>>();
-function compressedOf(lng: string, text: string) {
-  let entry = compressed.get(lng);
-  if (!entry) {
-    entry = Promise.all([brotli(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }), gzipped(text, { level: 9 })]).then(([br, gz]) => ({ br, gzip: gz }));
-    compressed.set(lng, entry);
-  }
-  return entry;
-}
-
-/** The best encoding the caller accepts: Brotli, then gzip, else none. */
-export function encodingFor(accept: string | undefined): 'br' | 'gzip' | null {
-  const offered = (accept ?? '').toLowerCase().split(',').map((part) => part.trim().split(';'));
-  const takes = (name: string) => offered.some(([coding, ...params]) => coding === name && !params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p)));
-  return takes('br') ? 'br' : takes('gzip') ? 'gzip' : null;
-}
+/** Each dictionary compressed once, the first time it is asked for: they never change while running. */
+const compressedOf = compressedTexts();
 
 export async function localesRoutes(app: App, opts: { cacheSeconds: number }) {
   app.get('/locales/:file', {
@@ -49,6 +27,6 @@ export async function localesRoutes(app: App, opts: { cacheSeconds: number }) {
     // what the first screen waits for after the script.
     const encoding = encodingFor(request.headers['accept-encoding']);
     if (!encoding) return reply.send(text as never);
-    return reply.header('content-encoding', encoding).send((await compressedOf(request.params.file.slice(0, 2), text))[encoding] as never);
+    return reply.header('content-encoding', encoding).send((await compressedOf(request.params.file.slice(0, 2), text, encoding)) as never);
   });
 }
