@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { localesDir } from '@kisht/locales/path';
 import english from '@kisht/locales/en.json' with { type: 'json' };
 import { LANGUAGES } from '@kisht/domain/constants';
 import { phoneStrings, translate } from './i18n.ts';
@@ -22,8 +25,9 @@ describe('the offers texts', () => {
   // Translated, with the same placeholders and in each language's script: locales.test.ts, like every other text.
   it('reach the phone in its language', () => {
     for (const lng of LANGUAGES) {
+      const file = JSON.parse(readFileSync(path.join(localesDir, `${lng}.json`), 'utf8')) as { phone: { offers: Record<string, string> } };
       const dict = phoneStrings(lng);
-      expect(translate(dict, 'offers.switch')).not.toBe('offers.switch');
+      for (const [key, text] of Object.entries(file.phone.offers)) expect(translate(dict, `offers.${key}`, { title: 'Diwali' })).toBe(text.replaceAll('{{title}}', 'Diwali'));
       if (lng !== 'en') expect(translate(dict, 'offers.switch')).not.toBe(translate(phoneStrings('en'), 'offers.switch'));
     }
   });
