@@ -5,7 +5,7 @@ import { AppError, errorMessage } from '../errors.ts';
 import { languageOf, translate } from '../shared/messages.ts';
 import type { ErrorCode } from '@kisht/contract/envelope';
 import { isDatabaseUnavailable } from '../db/errors.ts';
-import { drawnSignInPage, sendPage, type SignInBranding } from './sign-in-page.ts';
+import { drawnSignInPage, sendPage, type SignInBranding } from './console-pages.ts';
 
 /** What a 503 asks the caller to wait before trying again: about as long as a database restart. */
 const UNAVAILABLE_RETRY_SECONDS = 5;

@@ -1,6 +1,7 @@
 /**
- * The sign-in page drawn at build time (console/scripts/prerender.mjs, decision 030), one per language, served for
- * GET /login with the organisation's name and colours filled in, so its first paint is the screen itself.
+ * The console's HTML pages as the server sends them: the sign-in page drawn at build time
+ * (console/scripts/prerender.mjs, decision 030), one per language, with the organisation's name and colours filled
+ * in so its first paint is the screen itself, and any page compressed as the browser accepts.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
