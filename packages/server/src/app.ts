@@ -25,7 +25,7 @@ import type { SmsProvider } from './providers/sms/sms-provider.ts';
 import { DevOutboxSmsProvider } from './providers/sms/dev-outbox.ts';
 import { WebhookSmsProvider } from './providers/sms/webhook.ts';
 import { registerErrorHandling } from './plugins/error-handler.ts';
-import { signInBrandingOf } from './plugins/sign-in-page.ts';
+import { signInBrandingOf } from './plugins/console-pages.ts';
 import { lazySchemaCompilers } from './plugins/lazy-schemas.ts';
 import security from './plugins/security.ts';
 import inputGuard from './plugins/input-guard.ts';
