@@ -138,6 +138,9 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
   /** The state changed since it was last written to the store. */
   private unsaved = false;
   private writeQueued = false;
+  /** Counts start() calls, so a wait begun in one run ends with it. */
+  private runs = 0;
+  private releaseStarted = false;
   /** The last event number the store holds: an event leaves the phone only once it is stored. */
   private storedEventN = 0;
   /** What closed the phone to ordinary apps at the last tick, so the screen hears when that changes. */
@@ -275,12 +278,15 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
   start(): void {
     if (!this.enrolled || this.running) return;
     this.running = true;
+    this.runs++;
     this.nextCheckInAt = this.now();
     if (this.options.timer !== false) {
       this.timer = setInterval(() => this.tick(), this.options.tickMs ?? 1000);
       this.timer.unref();
     }
     this.connect();
+    // A release the power cut short: the `done` it stored goes out first, then the credentials go.
+    if (this.s.releasing) this.releaseOnceHeard();
   }
 
   /** Disconnects and stops the timer; the state stays in the store. Like a phone switched off, it closes the open app. */
@@ -497,6 +503,8 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
         // A busy server answers at once with when to come back: then, not after the usual retry wait.
         const comeBackIn = error instanceof HttpError && error.status === 503 ? error.retryAfterSeconds : null;
         const deferred = comeBackIn !== null;
+        // Refused while releasing: the server took the `done` before the power went, and let the credentials go.
+        if (error instanceof HttpError && error.status === 401 && s.releasing) void this.release();
         if (deferred) this.nextCheckInAt = this.now() + comeBackIn * 1000;
         this.emit('check-in', { ok: false, error: text, deferred });
         return false;
@@ -598,11 +606,40 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     }
     // Shown and waiting for the customer: the `delivered` above stands until openOffer() reports `done`.
     if (result === AWAITS_CUSTOMER) return this.report({ ...base, outcome: 'delivered' });
+    const releasing = (RELEASE_ACTIONS as readonly string[]).includes(message.type);
+    // Stored with the `done` below (an event is written before it leaves): a power cut from here on ends the release at
+    // the next start.
+    if (releasing) this.beginRelease();
     this.remember({ id: message.id, seq: message.seq, state: 'done', result });
     this.sendEvent({ kind: 'ack', id: message.id, state: 'done', result });
     this.report({ ...base, outcome: 'done' });
     if (message.type === 'reboot') this.afterAcks(() => this.reboot());
-    if ((RELEASE_ACTIONS as readonly string[]).includes(message.type)) this.afterAcks(() => this.release());
+    if (releasing) this.releaseOnceHeard();
+  }
+
+  /**
+   * Ends the release once the broker has the `done` (the server then knows the phone is free), or once the server
+   * refuses the phone's credentials (it heard before a power cut: see runCheckIn). Until then the phone waits open,
+   * however long it is offline; a stop ends the wait and the next start takes it up again.
+   */
+  private releaseOnceHeard(): void {
+    const run = this.runs;
+    const wait = async (): Promise<void> => {
+      while (this.running && this.runs === run && this.state?.releasing) {
+        if (await this.outboxEmpty(10_000)) return this.release();
+      }
+    };
+    void wait().catch((error: unknown) => this.note(`release: ${(error as Error).message}`));
+  }
+
+  /** The first half of a release: the phone opens and stops watching its own clock; release() ends it. */
+  private beginRelease(): void {
+    const s = this.s;
+    s.releasing = true;
+    s.screen.locked = false;
+    s.selfLocked = false;
+    s.offlineWarning = false;
+    this.save();
   }
 
   /** Keeps a command's outcome (saved with the next event) for a report that has to be made again. */
@@ -887,9 +924,12 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
 
   /** The agent removes itself: no more credentials, no more management. */
   private async release(): Promise<void> {
+    if (!this.enrolled || this.releaseStarted) return;
+    this.releaseStarted = true;
     await this.stop();
     const s = this.s;
     s.status = 'released';
+    delete s.releasing;
     s.credentials = null;
     s.outbox = [];
     s.screen.locked = false;
@@ -900,6 +940,7 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     // So do the shop's offers.
     delete s.offers;
     this.save();
+    this.persist();
     this.emit('released');
   }
 
@@ -953,7 +994,18 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     const s = this.s;
     if (!s.server) throw new Error('the phone does not know its server');
     if (!this.online) return { ok: false, problem: 'offline' };
-    s.installId ??= randomBytes(16).toString('base64url');
+    if (!s.installId) {
+      // Stored before it is sent: the server binds the code to this id, and a power cut before the answer is kept must
+      // not leave the phone asking again as another installation (the code would then be "used").
+      s.installId = randomBytes(16).toString('base64url');
+      this.save();
+      try {
+        this.persist();
+      } catch {
+        delete s.installId;
+        return { ok: false, problem: 'failed' };
+      }
+    }
     try {
       const answer = await activateProtection(s.server, { code: digits, mobile: full, install_id: s.installId });
       s.protection = {
@@ -1079,7 +1131,7 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
   private evaluateSelfLock(): void {
     const s = this.s;
     const days = s.offlineLockDays;
-    if (!days || days <= 0 || s.lastCheckIn === null || s.bypass || s.selfLocked) return;
+    if (!days || days <= 0 || s.lastCheckIn === null || s.bypass || s.selfLocked || s.releasing) return;
     const elapsed = this.now() - Math.max(s.lastCheckIn, s.selfLockAnchor ?? 0);
     if (elapsed >= days * DAY_MS) {
       s.selfLocked = true;

@@ -118,6 +118,12 @@ export interface PhoneState {
   v: 1;
   /** new: not enrolled yet; enrolled: managed; released: the agent removed itself. */
   status: 'new' | 'enrolled' | 'released';
+  /**
+   * A release command (uninstall, unclaim) was carried out and its `done` waits to reach the server: stored with that
+   * event, so a power cut before the credentials are dropped ends the release on the next start instead of leaving a
+   * paid-off phone managed. Meanwhile the phone is open and never locks itself.
+   */
+  releasing?: boolean;
   identity: Identity;
   server: string | null;
   credentials: Credentials | null;
