@@ -147,6 +147,8 @@ export function benchServerConfig(extra: Record<string, string | undefined> = {}
     APP_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: 'memory://', MQTT_PORT: '0', MQTT_HOST: '127.0.0.1', CONSOLE_DIST: '/nonexistent',
   };
   if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
+  // The anti-replay store shared by the nodes, when the run names one (bench/api-throughput.ts).
+  if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
   for (const [key, value] of Object.entries(extra)) if (value !== undefined) env[key] = value;
   return loadConfig(env);
 }

@@ -120,6 +120,13 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     });
   }
 
+  // Each phone's clock runs from its own start, as on a real phone: a phone enrolled early checks in while the others
+  // still enrol, instead of every phone's first check-in falling due at the first tick after the last enrolment.
+  const timer = setInterval(() => {
+    for (const agent of agents) agent.tick();
+  }, options.tickMs ?? 1000);
+  timer.unref();
+
   let done = 0;
   try {
     await pool(jobs, options.concurrency ?? 10, async (job) => {
@@ -143,11 +150,6 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     // The phones have their own credentials now; the retailer session is not needed any more.
     if (retailer) await retailer.signOut().then(() => log('signed the retailer out'), (error: unknown) => log(`signing out failed: ${(error as Error).message}`));
   }
-
-  const timer = setInterval(() => {
-    for (const agent of agents) agent.tick();
-  }, options.tickMs ?? 1000);
-  timer.unref();
 
   const summary = (): FleetSummary => {
     const memory = process.memoryUsage();

@@ -43,11 +43,13 @@ function pgliteRowCount(res: { affectedRows?: number; rows: unknown[] }): number
 
 /**
  * How long statements may run back to back before the event loop gets a turn. Node accepts one new connection
- * per turn of a busy loop, so this also caps how fast connections are taken in while the database is busy
- * (about 1000 / slice a second): with 10,000 phones enrolling on PGlite, 8 ms let the broker's listen queue
- * fill and thousands of check-ins time out; 6 ms left none timed out (bench/device-bulk-lock.ts).
+ * per listening socket per turn of a busy loop (measured: 2,000 connections waiting, a loop busy 6 ms a turn,
+ * 2,000 turns to take them), so this also caps how fast connections are taken in while the database is busy
+ * (about 1000 / slice a second). With 10,000 phones enrolling on PGlite (about 160 a second, each opening an
+ * MQTT connection), 6 ms let the broker's listen queue grow to 1,700-2,700 waiting connections in three runs of
+ * three; 2 ms kept it at 0-1 (bench/device-bulk-lock.ts). A turn costs a few microseconds.
  */
-const PGLITE_SLICE_MS = 6;
+const PGLITE_SLICE_MS = 2;
 
 /**
  * PGlite runs each statement synchronously on this thread and hands its queue on through promises, so a backlog
