@@ -425,7 +425,11 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     const message = { v: 1, n: s.lastEventN, at: this.iso(), ...event };
     s.outbox.push(seal(s.credentials.offlineSecret, message));
     this.save();
-    if (this.client && this.connected) void this.flushOutbox(this.client);
+    // Sent once the current step is over, after save()'s write (queued first): a command's delivered, its effect and
+    // its done are stored in one write, and leave together.
+    queueMicrotask(() => {
+      if (this.client && this.connected) void this.flushOutbox(this.client);
+    });
   }
 
   /** Publishes the outbox one event at a time, in order: the server drops any n below one it has taken. */
