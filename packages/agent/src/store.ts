@@ -1,5 +1,5 @@
 /** Where a phone keeps its state, so a reboot (or a new process) finds it again. */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { PhoneState } from './state.ts';
 
@@ -19,7 +19,39 @@ export class MemoryStore implements StateStore {
   }
 }
 
-/** A JSON file, replaced whole on each save (write then rename) so a crash never leaves half a file. */
+/** Writes `text` to `file` and waits until the disk has it. */
+function writeDurably(file: string, text: string): void {
+  const fd = openSync(file, 'w');
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Waits until the disk has a folder's entries (a rename in it); not every system can open a folder to do so. */
+function syncFolder(folder: string): void {
+  let fd: number;
+  try {
+    fd = openSync(folder, 'r');
+  } catch {
+    return;
+  }
+  try {
+    fsyncSync(fd);
+  } catch {
+    // Some systems refuse to sync a folder; the rename is then as durable as they make it.
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A JSON file, replaced whole on each save (write then rename) so a crash never leaves half a file. The new text is
+ * on the disk before the rename and the rename before save() returns: a power cut right after a save (an event about
+ * to leave) finds the state that was saved, not an empty file or the one before.
+ */
 export class JsonFileStore implements StateStore {
   constructor(readonly file: string) {}
   load(): PhoneState | null {
@@ -33,7 +65,8 @@ export class JsonFileStore implements StateStore {
   save(state: PhoneState): void {
     mkdirSync(path.dirname(this.file), { recursive: true });
     const temp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(state, null, 2));
+    writeDurably(temp, JSON.stringify(state, null, 2));
     renameSync(temp, this.file);
+    syncFolder(path.dirname(this.file));
   }
 }
