@@ -45,6 +45,25 @@ async function paidOffPhone(store: MemoryStore) {
   return p;
 }
 
+/**
+ * A paid-off phone unclaimed, whose power goes at the write that carries the `done`, the network with it, so the event
+ * never leaves: what its store held then.
+ */
+async function cutAtRelease(): Promise<{ customer: { id: number }; kept: PhoneState }> {
+  const store = new WatchedStore();
+  const { customer, agent } = await paidOffPhone(store);
+  let kept: PhoneState | null = null;
+  store.at = (state) => {
+    if (!state.releasing || kept) return;
+    kept = structuredClone(state);
+    void agent.goOffline();
+  };
+  await action(live, '/api/device/unclaim', { customer_id: customer.id });
+  await expect.poll(() => kept !== null).toBe(true);
+  await agent.stop();
+  return { customer, kept: kept! };
+}
+
 /** The phone after a power cut: a new agent on what the store held at that moment. */
 function restarted(state: PhoneState): DeviceAgent {
   const store = new MemoryStore();
@@ -73,24 +92,13 @@ describe('release', () => {
   });
 
   it('a power cut after the done was stored and before it left: the next start sends it, then releases', async () => {
-    const store = new WatchedStore();
-    const { customer, agent } = await paidOffPhone(store);
-    let kept: PhoneState | null = null;
-    // The power goes at the write that carries the `done`: the network with it, so the event never leaves.
-    store.at = (state) => {
-      if (!state.releasing || kept) return;
-      kept = structuredClone(state);
-      void agent.goOffline();
-    };
-    await action(live, '/api/device/unclaim', { customer_id: customer.id });
-    await expect.poll(() => kept !== null).toBe(true);
-    await agent.stop();
+    const { customer, kept } = await cutAtRelease();
     // The server never heard: the phone is still enrolled there, and the phone still holds its credentials.
     expect(await unclaimState(customer.id)).not.toBe('done');
-    expect(kept!.credentials).not.toBeNull();
-    expect(kept!.screen.locked).toBe(false);
+    expect(kept.credentials).not.toBeNull();
+    expect(kept.screen.locked).toBe(false);
 
-    const phone = restarted(kept!);
+    const phone = restarted(kept);
     const released = new Promise<void>((resolve) => phone.once('released', () => resolve()));
     phone.start();
     await released;
@@ -118,19 +126,9 @@ describe('release', () => {
   });
 
   it('a releasing phone never locks itself, however long it stays away from the server', async () => {
-    const store = new WatchedStore();
-    const { customer, agent } = await paidOffPhone(store);
-    let kept: PhoneState | null = null;
-    store.at = (state) => {
-      if (!state.releasing || kept) return;
-      kept = structuredClone(state);
-      void agent.goOffline();
-    };
-    await action(live, '/api/device/unclaim', { customer_id: customer.id });
-    await expect.poll(() => kept !== null).toBe(true);
-    await agent.stop();
+    const { customer, kept } = await cutAtRelease();
 
-    const state = { ...kept!, offlineLockDays: 3, lastCheckIn: Date.now() };
+    const state = { ...kept, offlineLockDays: 3, lastCheckIn: Date.now() };
     const days = 40;
     const store2 = new MemoryStore();
     store2.save(state);
