@@ -508,7 +508,9 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
         const comeBackIn = error instanceof HttpError && error.status === 503 ? error.retryAfterSeconds : null;
         const deferred = comeBackIn !== null;
         // Refused while releasing: the server took the `done` before the power went, and let the credentials go.
-        if (error instanceof HttpError && error.status === 401 && s.releasing) void this.release();
+        if (error instanceof HttpError && error.status === 401 && s.releasing) {
+          void this.release().catch((failure: unknown) => this.note(`release: ${(failure as Error).message}`));
+        }
         if (deferred) this.nextCheckInAt = this.now() + comeBackIn * 1000;
         this.emit('check-in', { ok: false, error: text, deferred });
         return false;
