@@ -938,8 +938,7 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     delete s.releasing;
     s.credentials = null;
     s.outbox = [];
-    s.screen.locked = false;
-    s.selfLocked = false;
+    // Open already since beginRelease(), stored with the `done`.
     // Family care goes with the rest of management: no rules left to enforce, no usage left to report.
     s.family = null;
     delete s.apps;

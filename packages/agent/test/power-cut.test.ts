@@ -3,6 +3,7 @@
  * (unclaim, uninstall), where the phone stores that it is releasing with its `done` and the next start ends the release
  * whether or not the server heard; and while the security app activates its code, bound to an id the phone must keep.
  */
+import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatActivationCode } from '@kisht/domain/activation-code';
 import { DeviceAgent } from '../src/agent.ts';
@@ -64,6 +65,23 @@ async function cutAtRelease(): Promise<{ customer: { id: number }; kept: PhoneSt
   return { customer, kept: kept! };
 }
 
+/** A paid-off phone unclaimed, released in the ordinary way; its store kept every state it was given. */
+async function unclaimedPhone() {
+  const store = new WatchedStore();
+  const { customer, agent } = await paidOffPhone(store);
+  const released = once(agent, 'released');
+  await action(live, '/api/device/unclaim', { customer_id: customer.id });
+  await released;
+  return { store, customer, agent };
+}
+
+/** Starts a phone and waits until it has released itself. */
+async function startUntilReleased(phone: DeviceAgent): Promise<void> {
+  const released = once(phone, 'released');
+  phone.start();
+  await released;
+}
+
 /** The phone after a power cut: a new agent on what the store held at that moment. */
 function restarted(state: PhoneState): DeviceAgent {
   const store = new MemoryStore();
@@ -75,11 +93,7 @@ function restarted(state: PhoneState): DeviceAgent {
 
 describe('release', () => {
   it('unclaim opens the phone, tells the server, then drops the credentials; the server has it done', async () => {
-    const store = new WatchedStore();
-    const { customer, agent } = await paidOffPhone(store);
-    const released = new Promise<void>((resolve) => agent.once('released', () => resolve()));
-    await action(live, '/api/device/unclaim', { customer_id: customer.id });
-    await released;
+    const { store, customer, agent } = await unclaimedPhone();
     const state = agent.snapshot();
     expect(state).toMatchObject({ status: 'released', credentials: null, outbox: [], selfLocked: false });
     expect(state.releasing).toBeUndefined();
@@ -99,19 +113,13 @@ describe('release', () => {
     expect(kept.screen.locked).toBe(false);
 
     const phone = restarted(kept);
-    const released = new Promise<void>((resolve) => phone.once('released', () => resolve()));
-    phone.start();
-    await released;
+    await startUntilReleased(phone);
     expect(phone.snapshot()).toMatchObject({ status: 'released', credentials: null });
     await expect.poll(() => unclaimState(customer.id)).toBe('done');
   });
 
   it('a power cut after the server had the done: the refused credentials end the release at the next start', async () => {
-    const store = new WatchedStore();
-    const { customer, agent } = await paidOffPhone(store);
-    const released = new Promise<void>((resolve) => agent.once('released', () => resolve()));
-    await action(live, '/api/device/unclaim', { customer_id: customer.id });
-    await released;
+    const { store, customer } = await unclaimedPhone();
     await expect.poll(() => unclaimState(customer.id)).toBe('done');
     // What the store held just before the credentials were dropped: releasing, the `done` possibly still unconfirmed.
     const before = store.written.filter((s) => s.releasing && s.status === 'enrolled').at(-1)!;
@@ -119,9 +127,7 @@ describe('release', () => {
     if (before.outbox.length === 0) before.outbox = [store.written.find((s) => s.releasing)!.outbox.at(-1)!];
 
     const phone = restarted(before);
-    const again = new Promise<void>((resolve) => phone.once('released', () => resolve()));
-    phone.start();
-    await again;
+    await startUntilReleased(phone);
     expect(phone.snapshot()).toMatchObject({ status: 'released', credentials: null, outbox: [] });
   });
 
