@@ -110,6 +110,13 @@ function protectionProblem(error: unknown): ProtectionProblem {
 class CommandFailure extends Error {}
 
 /** What execute() answers for a command the customer finishes later: an offer shown, done once it is opened. */
+/** A phone being released is open: no lock screen, no lock of its own, no warning that one is coming. */
+function openForRelease(s: PhoneState): void {
+  s.screen.locked = false;
+  s.selfLocked = false;
+  s.offlineWarning = false;
+}
+
 const AWAITS_CUSTOMER = Symbol('awaits the customer');
 
 /** The MQTT URL to use: the server's, with a wildcard host replaced, or MQTT over WebSocket on the API host. */
@@ -642,9 +649,7 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
   private beginRelease(): void {
     const s = this.s;
     s.releasing = true;
-    s.screen.locked = false;
-    s.selfLocked = false;
-    s.offlineWarning = false;
+    openForRelease(s);
     this.save();
   }
 
@@ -938,7 +943,9 @@ export class DeviceAgent extends EventEmitter<AgentEvents> {
     delete s.releasing;
     s.credentials = null;
     s.outbox = [];
-    // Open already since beginRelease(), stored with the `done`.
+    // Open since beginRelease(), and open again here: a check-in that ran between the `done` leaving and this step
+    // could have taken the server's old lock, and a released phone has no credentials left to be unlocked with.
+    openForRelease(s);
     // Family care goes with the rest of management: no rules left to enforce, no usage left to report.
     s.family = null;
     delete s.apps;

@@ -118,6 +118,21 @@ describe('release', () => {
     await expect.poll(() => unclaimState(customer.id)).toBe('done');
   });
 
+  it('a lock the shop asks for while a release is unheard ends with the release: the released phone is open', async () => {
+    const { customer, kept } = await cutAtRelease();
+    // The server has not heard the unclaim, so the shop can still lock the phone; the lock is queued behind it.
+    const lock = await live.t.post('/api/device/lock', { customer_id: customer.id }, { token: live.ravi });
+    expect(lock.statusCode, lock.body).toBe(200);
+
+    const phone = restarted(kept);
+    await startUntilReleased(phone);
+    await expect.poll(() => unclaimState(customer.id)).toBe('done');
+    // Released means open: no credentials are left to unlock it with.
+    expect(phone.snapshot()).toMatchObject({ status: 'released', credentials: null, selfLocked: false });
+    expect(phone.snapshot().screen.locked).toBe(false);
+    expect((await commandsOf(live, customer.id)).find((c) => c.type === 'lock')?.state).toBe('expired');
+  });
+
   it('a power cut after the server had the done: the refused credentials end the release at the next start', async () => {
     const { store, customer } = await unclaimedPhone();
     await expect.poll(() => unclaimState(customer.id)).toBe('done');
